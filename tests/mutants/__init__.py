@@ -1,0 +1,81 @@
+"""The mutant gallery: the reference with one plausible bug each.
+
+Every mutant is a subclass of a reference ``Rules`` class that overrides one
+method, registered with the clause it breaks.  The kit's tests certify each
+mutant and require a failure of that clause; the kill matrix in
+``docs/kill-matrix.md`` is generated from this registry.
+
+Certify one from the command line with its ``engine`` factory::
+
+    ruleproof certify --game black-maria --engine tests.mutants.black_maria:PassLeft.engine
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, TypeVar
+
+from attrs import frozen
+
+from ruleproof.reference.base import ReferenceEngine, Rules
+
+R = TypeVar("R", bound=type)
+
+MODULES = {
+    "black-maria": "tests.mutants.black_maria",
+    "idiot": "tests.mutants.idiot",
+    "fool": "tests.mutants.fool",
+    "moon": "tests.mutants.moon",
+}
+
+
+@frozen
+class Mutant:
+    """One mutant engine: which game, which clause it breaks, and how."""
+
+    name: str
+    game: str
+    clause: str
+    description: str
+    rules: type
+
+    def engine(self) -> ReferenceEngine:
+        return ReferenceEngine([self.rules()], name=f"mutant:{self.name}")
+
+    @property
+    def spec(self) -> str:
+        """The ``--engine`` argument that certifies this mutant."""
+        return f"{self.rules.__module__}:{self.rules.__qualname__}.engine"
+
+
+REGISTRY: dict[str, Mutant] = {}
+
+
+def mutant(clause: str, description: str) -> Callable[[R], R]:
+    """Register a ``Rules`` subclass as the mutant breaking ``clause``."""
+
+    def register(cls: R) -> R:
+        rules: Any = cls
+        m = Mutant(name=cls.__name__, game=rules.game, clause=clause, description=description, rules=cls)
+        if m.name in REGISTRY:
+            raise ValueError(f"two mutants named {m.name}")
+        REGISTRY[m.name] = m
+        cls.engine = staticmethod(m.engine)  # type: ignore[attr-defined]
+        return cls
+
+    return register
+
+
+def all_mutants(game: str | None = None) -> list[Mutant]:
+    """Every registered mutant (of one game), importing the gallery modules."""
+    for g, module in MODULES.items():
+        if game in (None, g):
+            try:
+                importlib.import_module(module)
+            except ModuleNotFoundError as exc:
+                if exc.name != module:
+                    raise
+    return [m for m in REGISTRY.values() if game in (None, m.game)]
+
+
+__all__ = ["Mutant", "mutant", "all_mutants", "REGISTRY", "Rules"]

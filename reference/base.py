@@ -67,6 +67,8 @@ def check_setup(rules: Rules[Any], players: Any, dealer: Any, options: Any) -> J
         if isinstance(allowed, dict):
             if not isinstance(value, int) or isinstance(value, bool) or not allowed["min"] <= value <= allowed["max"]:
                 raise BadRequest(f"options.{name}: {value!r} is not an integer in {allowed['min']}..{allowed['max']}")
+        elif isinstance(value, dict) and "custom" in allowed:
+            pass  # an explicit value (Fool's deck); the game's check_options validates it
         elif value not in allowed:
             raise BadRequest(f"options.{name}: {value!r} is not one of {allowed}")
     full = {**rules.defaults(players), **options}

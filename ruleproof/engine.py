@@ -122,3 +122,35 @@ def load_factory(spec: str) -> EngineFactory:
     if not callable(factory):
         raise ValueError(f"{spec!r} is not callable")
     return factory  # type: ignore[return-value]
+
+
+class AdapterBroken(Exception):
+    """The engine or its adapter broke the contract itself (not a game rule).
+
+    ``kind`` classifies it (``schema``, ``crash``, ``timeout``, ``exited``,
+    ``not_json``, ``wrong_id``, ``extra_output``, ``too_long``, ``stale_state``,
+    ``hello``, ``smoke``); ``sent`` and ``received`` show the exchange and
+    ``stderr`` the tail of the engine's log, where there is one.
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        sent: JSON = None,
+        received: JSON = None,
+        stderr: str = "",
+    ) -> None:
+        super().__init__(f"adapter broken ({kind}): {message}")
+        self.kind, self.message = kind, message
+        self.sent, self.received, self.stderr = sent, received, stderr
+
+    def to_json(self) -> JSONObject:
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "sent": self.sent,
+            "received": self.received,
+            "stderr": self.stderr,
+        }

@@ -1,0 +1,356 @@
+"""Black Maria (Hearts family, 3-4 players) stated as properties.
+
+Read from rules.md §4 without the reference engine: the deck (52 cards, the
+2C removed at 3 players), the deal, the simultaneous pass of three cards to
+the right, following suit, the trick winner and next leader, the three
+scoring schemes and their round totals, the end of the game, the lowest total
+winning and the round bound.  Clauses: BM-SETUP-1, BM-DEAL-1/2, BM-PASS-1/2/3,
+BM-LEAD-1/2, BM-FOLLOW-1, BM-WIN-1/2, BM-SCORE-1..5, BM-END-1/2 and the
+invariants BM-INV-1..7.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, ClassVar, Sequence
+
+from hypothesis import strategies as st
+
+from ruleproof.notation import RANKS, STANDARD_DECK, rank_index, suit
+from ruleproof.properties.machinery import (
+    CONTRACT_CLAUSES,
+    CheckRegistry,
+    GameProperties,
+    Setup,
+    Snapshot,
+    Step,
+)
+
+GAME = "black-maria"
+CLAUSES = [
+    "BM-SETUP-1", "BM-DEAL-1", "BM-DEAL-2", "BM-PASS-1", "BM-PASS-2", "BM-PASS-3",
+    "BM-LEAD-1", "BM-LEAD-2", "BM-FOLLOW-1", "BM-WIN-1", "BM-WIN-2",
+    "BM-SCORE-1", "BM-SCORE-2", "BM-SCORE-3", "BM-SCORE-4", "BM-SCORE-5", "BM-END-1", "BM-END-2",
+    "BM-INV-1", "BM-INV-2", "BM-INV-3", "BM-INV-4", "BM-INV-5", "BM-INV-6", "BM-INV-7",
+    "CONTRACT-TURN-1",
+]  # fmt: skip
+
+# Penalty values per scheme, straight from BM-SCORE-1/2/3.
+HEARTS = [r + "H" for r in RANKS]
+POINTS: dict[str, dict[str, int]] = {
+    "standard": {**{h: 1 for h in HEARTS}, "QS": 13},
+    "spades": {**{h: 1 for h in HEARTS}, "QS": 13, "KS": 10, "AS": 7},
+    "spot": {
+        **{f"{r}H": int(r) for r in "23456789"},
+        "TH": 10, "JH": 10, "QH": 10, "KH": 10, "AH": 15, "QS": 25,
+    },
+}  # fmt: skip
+ROUND_TOTAL = {"standard": 26, "spades": 43, "spot": 124}  # BM-INV-5
+SCORE_CLAUSE = {"standard": "BM-SCORE-1", "spades": "BM-SCORE-2", "spot": "BM-SCORE-3"}
+DEFAULT_TARGET = {"standard": 100, "spades": 100, "spot": 500}  # BM-END-1
+
+checks = CheckRegistry()
+
+
+def deck_for(players: int) -> list[str]:
+    """BM-DEAL-1: 52 cards, the 2C taken out with 3 players."""
+    return [c for c in STANDARD_DECK if not (players == 3 and c == "2C")]
+
+
+def hand_size(players: int) -> int:
+    return 17 if players == 3 else 13
+
+
+def play(card: str) -> dict[str, str]:
+    return {"type": "play", "card": card}
+
+
+class BlackMariaProperties(GameProperties):
+    game: ClassVar[str] = GAME
+    checks: ClassVar[CheckRegistry] = checks
+    ordered_zones = frozenset({"trick"})
+    option_clauses = {("scoring", "spades"): ("BM-SCORE-2",), ("scoring", "spot"): ("BM-SCORE-3",)}
+
+    def __init__(self, setup: Setup, coverage: Any) -> None:
+        super().__init__(setup, coverage)
+        n = setup.players
+        self.n = n
+        self.dealt: list[Counter[str]] = []  # each seat's hand as dealt this round
+        self.passed: dict[int, list[str]] = {}  # seat -> the three cards it passed
+        self.round_scores: list[int] = [0] * n  # totals when the round was dealt
+
+    # -- what to draw ------------------------------------------------------------------
+    @classmethod
+    def all_clauses(cls) -> list[str]:
+        return CLAUSES + list(CONTRACT_CLAUSES)
+
+    @classmethod
+    def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
+        players = sorted(p for p in declared["players"] if p in (3, 4)) or declared["players"]
+        options = declared.get("options", {})
+        schemes = [s for s in options.get("scoring", ["standard"]) if s in POINTS] or ["standard"]
+
+        @st.composite
+        def setup(draw: Any) -> Setup:
+            n = draw(st.sampled_from(players), label="players")
+            scoring = draw(st.sampled_from(schemes), label="scoring")
+            target = draw(target_strategy(options.get("target"), scoring), label="target")
+            dealer = draw(st.integers(0, n - 1), label="dealer")
+            return Setup(GAME, n, dealer, {"scoring": scoring, "target": target})
+
+        return setup()
+
+    def deal(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+        cards = data.draw(st.permutations(deck_for(self.n)), label="deal")
+        size = hand_size(self.n)
+        return {"type": "deal", "hands": [list(cards[i * size : (i + 1) * size]) for i in range(self.n)]}
+
+    def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
+        n, phase = self.n, snap.phase
+        if phase == "deal":
+            good = [list(c) for c in _split(deck_for(n), n)]
+            short = [good[0][1:]] + [good[1] + good[0][:1]] + good[2:]
+            twice = [good[0][:-1] + [good[1][0]]] + good[1:]
+            bad = [({"type": "deal", "hands": short}, "BM-DEAL-1"), ({"type": "deal", "hands": twice}, "BM-DEAL-1")]
+            if n == 3:
+                with_2c = [good[0][:-1] + ["2C"]] + good[1:]
+                bad.append(({"type": "deal", "hands": with_2c}, "BM-DEAL-1"))
+            return bad
+        seat = snap.to_act
+        assert seat is not None
+        hand = snap.zone(f"hand/{seat}")
+        elsewhere = [c for s in range(n) if s != seat for c in snap.zone(f"hand/{s}")]
+        if phase == "pass":
+            bad = [
+                ({"type": "pass", "cards": sorted(hand[:2])}, "BM-PASS-1"),
+                ({"type": "pass", "cards": sorted(hand[:4])}, "BM-PASS-1"),
+                ({"type": "pass", "cards": [hand[0], hand[0], hand[1]]}, "BM-PASS-1"),
+                (play(hand[0]), "BM-PASS-1"),
+            ]
+            if elsewhere:
+                bad.append(({"type": "pass", "cards": sorted(hand[:2] + elsewhere[:1])}, "BM-PASS-1"))
+            return bad
+        bad = [({"type": "pass", "cards": sorted(hand[:3])}, "BM-PASS-1")] if len(hand) >= 3 else []
+        if elsewhere:
+            bad.append((play(elsewhere[0]), "BM-FOLLOW-1"))
+        trick = snap.zone("trick")
+        if trick:
+            led = suit(trick[0])
+            if any(suit(c) == led for c in hand):
+                bad += [(play(c), "BM-FOLLOW-1") for c in hand if suit(c) != led][:2]
+        return bad
+
+    # -- state checks ------------------------------------------------------------------
+    def start(self, snap: Snapshot) -> None:
+        conservation(self, snap)
+        self.expect("BM-SETUP-1", snap.players in (3, 4), "Black Maria is for 3 or 4 players", "3 or 4", snap.players)
+
+
+def target_strategy(declared: Any, scoring: str) -> st.SearchStrategy[int]:
+    """Small targets reach the game end in a round or two (protocol.md §2)."""
+    default = DEFAULT_TARGET[scoring]
+    if isinstance(declared, dict):
+        lo, hi = declared["min"], declared["max"]
+        picks = sorted({max(lo, min(hi, v)) for v in (lo, default // 8, default // 3, default)})
+        return st.sampled_from(picks)
+    if isinstance(declared, list) and declared:
+        return st.sampled_from(declared)
+    return st.just(default)
+
+
+def _split(cards: list[str], n: int) -> list[list[str]]:
+    size = len(cards) // n
+    return [cards[i * size : (i + 1) * size] for i in range(n)]
+
+
+def conservation(props: BlackMariaProperties, snap: Snapshot) -> None:
+    """BM-INV-1 / BM-DEAL-1: every card exactly once; the 2C only in `removed` at 3 players."""
+    n = props.n
+    everything = snap.all_cards()
+    props.expect("BM-INV-1", everything == Counter(STANDARD_DECK),
+                  "the zones must hold each of the 52 cards exactly once",
+                  "52 distinct cards", _diff(everything, Counter(STANDARD_DECK)))  # fmt: skip
+    if n == 3:
+        outside = [z for z in snap.zone_names() if z != "removed" and "2C" in snap.zone(z)]
+        props.expect("BM-DEAL-1", snap.zone("removed") == ["2C"] and not outside,
+                     "with 3 players the 2C is removed: zone `removed` is exactly [\"2C\"]",
+                     ["2C"], {"removed": snap.zone("removed"), "2C also in": outside})  # fmt: skip
+    else:
+        props.expect("BM-DEAL-1", not snap.zone("removed"), "with 4 players no card is removed", [], snap.zone("removed"))
+
+
+def _diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:
+    return {"extra": sorted((got - want).elements()), "missing": sorted((want - got).elements())}
+
+
+@checks("BM-INV-1", "BM-DEAL-1", "BM-SETUP-1")
+def every_card_once(props: BlackMariaProperties, step: Step) -> None:
+    conservation(props, step.after)
+
+
+@checks("BM-DEAL-1", "BM-DEAL-2", "BM-INV-2", "BM-PASS-2")
+def the_deal(props: BlackMariaProperties, step: Step) -> None:
+    """After a deal: hands as sent, 17 or 13 each, dealer rotated, passing from the dealer's left."""
+    if step.kind != "deal":
+        return
+    after, n = step.after, props.n
+    hands = [Counter(after.zone(f"hand/{s}")) for s in range(n)]
+    props.expect("BM-DEAL-1", hands == [Counter(h) for h in step.move["hands"]],
+                 "each seat holds exactly the cards dealt to it", step.move["hands"],
+                 [after.zone(f"hand/{s}") for s in range(n)])  # fmt: skip
+    size = hand_size(n)
+    props.expect("BM-INV-2", all(sum(h.values()) == size for h in hands),
+                 f"every hand has {size} cards after the deal", size, [sum(h.values()) for h in hands])  # fmt: skip
+    rnd = after.get("round")
+    props.expect("BM-DEAL-2", rnd == step.before.get("round", 0) + 1, "each deal starts the next round", step.before.get("round", 0) + 1, rnd)
+    want_dealer = (props.setup.dealer + rnd - 1) % n
+    props.expect("BM-DEAL-2", after.get("dealer") == want_dealer,
+                 f"round {rnd}'s dealer is the first dealer moved {rnd - 1} seat(s) left",
+                 want_dealer, after.get("dealer"))  # fmt: skip
+    dealer = after.get("dealer")  # judged on the dealer the engine names, so a wrong dealer fails only BM-DEAL-2
+    props.expect("BM-PASS-2", after.phase == "pass" and after.to_act == (dealer + 1) % n,
+                 "after the deal the seats pass, starting left of the dealer",
+                 {"phase": "pass", "to_act": (dealer + 1) % n}, {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
+    props.dealt = hands
+    props.passed = {}
+    props.round_scores = list(step.before.scores)
+
+
+@checks("BM-PASS-1", "BM-PASS-2")
+def passing(props: BlackMariaProperties, step: Step) -> None:
+    """Pass moves: three cards of the dealt hand, parked until everyone has passed."""
+    before, after = step.before, step.after
+    if before.phase != "pass":
+        return
+    seat, n = before.to_act, props.n
+    assert seat is not None
+    hand = Counter(before.zone(f"hand/{seat}"))
+    # every listed pass is three distinct cards of the hand as dealt (never a received card)
+    dealt = props.dealt[seat] if props.dealt else hand
+    size = sum(hand.values())
+    passes = [m for m in before.moves if m.get("type") == "pass"]
+    bad = [m for m in passes if len(set(m["cards"])) != 3 or not Counter(m["cards"]) <= dealt]
+    props.expect("BM-PASS-2", not bad, "a seat passes only cards from the hand it was dealt", "3 dealt cards", bad[:2])
+    props.expect("BM-PASS-1", len(passes) == math.comb(size, 3) and len(passes) == len(before.moves),
+                 "every choice of 3 cards from the hand is a legal pass, and nothing else",
+                 math.comb(size, 3), {"passes": len(passes), "moves": len(before.moves)})  # fmt: skip
+    cards = step.move["cards"]
+    props.passed[seat] = cards
+    if after.phase == "pass":
+        props.expect("BM-PASS-2", Counter(after.zone(f"passing/{seat}")) == Counter(cards)
+                     and all(Counter(after.zone(f"hand/{s}")) == Counter(before.zone(f"hand/{s}")) - (Counter(cards) if s == seat else Counter()) for s in range(n)),
+                     "passed cards wait in `passing` until every seat has passed; nobody receives early",
+                     {"passing": sorted(cards)}, {"passing": after.zone(f"passing/{seat}")})  # fmt: skip
+        props.expect("BM-PASS-2", after.to_act == (seat + 1) % n, "seats pass in turn clockwise", (seat + 1) % n, after.to_act)
+        return
+    # the exchange: BM-PASS-1 (to the right), BM-INV-2 bookkeeping; BM-PASS-3 in later rounds
+    props.expect("BM-PASS-1", len(props.passed) == n, "the exchange happens once every seat has passed", n, len(props.passed))
+    later = after.get("round", 1) >= 2
+    for s in range(n):
+        want = props.dealt[s] - Counter(props.passed.get(s, [])) + Counter(props.passed.get((s + 1) % n, []))
+        got = Counter(after.zone(f"hand/{s}"))
+        # BM-PASS-3 is the same rule in every later round: no rotation, no hold
+        props.expect("BM-PASS-3" if later else "BM-PASS-1", got == want,
+                     f"seat {s} keeps its hand less the 3 it passed, plus the 3 passed by seat {(s + 1) % n} on its left",
+                     sorted(want.elements()), sorted(got.elements()))  # fmt: skip
+        props.expect("BM-INV-2", not after.zone(f"passing/{s}"), "no card stays in `passing` after the exchange", [], after.zone(f"passing/{s}"))
+
+
+@checks("BM-LEAD-1", "BM-LEAD-2", "BM-FOLLOW-1", "BM-INV-3", "BM-INV-4")
+def who_plays_what(props: BlackMariaProperties, step: Step) -> None:
+    """The seat to act and its legal moves during play: lead anything, follow suit if able."""
+    after, n = step.after, props.n
+    if after.phase != "play":
+        return
+    seat = after.to_act
+    assert seat is not None
+    trick = after.zone("trick")
+    if step.before.phase == "pass":
+        first = (after.get("dealer") + 1) % n
+        props.expect("BM-LEAD-1", seat == first and not trick,
+                     "the player left of the dealer leads the first trick", first, seat)  # fmt: skip
+        props.expect("BM-INV-4", after.get("leader") in (None, first), "the first leader is left of the dealer", first, after.get("leader"))
+    hand = after.zone(f"hand/{seat}")
+    if trick:
+        led = suit(trick[0])
+        same = [c for c in hand if suit(c) == led]
+        legal = same or hand
+        clause = "BM-FOLLOW-1"
+    else:
+        legal, clause = hand, "BM-LEAD-2"
+    want = {(c,) for c in legal}
+    got = {(m.get("card"),) for m in after.moves if m.get("type") == "play"}
+    props.expect(clause, got == want and len(after.moves) == len(want),
+                 "following: the cards of the led suit if any, else any card" if trick else "any card may be led",
+                 sorted(c for (c,) in want), sorted(str(m) for m in after.moves)[:20])  # fmt: skip
+    props.cover("BM-INV-3")
+
+
+@checks("BM-FOLLOW-1", "BM-WIN-1", "BM-WIN-2", "BM-INV-4", "CONTRACT-TURN-1")
+def trick_play(props: BlackMariaProperties, step: Step) -> None:
+    """A play: the card leaves the hand; the trick grows clockwise or is won."""
+    before, after, n = step.before, step.after, props.n
+    if step.kind != "play":
+        return
+    seat, card = before.to_act, step.move["card"]
+    assert seat is not None
+    props.expect("BM-FOLLOW-1", card in before.zone(f"hand/{seat}"), "a play is a card from the player's hand", "a held card", card)
+    trick = before.zone("trick") + [card]
+    seats = list(before.get("trick_seats") or []) + [seat]
+    if len(trick) < n:
+        props.expect("BM-INV-4", after.zone("trick") == trick and list(after.get("trick_seats") or seats) == seats,
+                     "the card joins the trick in play order", trick, after.zone("trick"))  # fmt: skip
+        props.expect("CONTRACT-TURN-1", after.to_act == (seat + 1) % n, "play passes to the left", (seat + 1) % n, after.to_act)
+        return
+    led = suit(trick[0])
+    best = max((c for c in trick if suit(c) == led), key=rank_index)
+    winner = seats[trick.index(best)]
+    won_before = Counter(before.zone(f"won/{winner}"))
+    won_after = Counter(after.zone(f"won/{winner}"))
+    props.expect("BM-WIN-1", won_after == won_before + Counter(trick),
+                 f"the highest card of the led suit ({best}) wins: seat {winner} takes the trick",
+                 {"winner": winner, "won": sorted(trick)},
+                 {f"won/{s}": sorted((Counter(after.zone(f'won/{s}')) - Counter(before.zone(f'won/{s}'))).elements()) for s in range(n)})  # fmt: skip
+    props.cover("BM-INV-4")
+    if after.phase == "play":
+        props.expect("BM-WIN-2", after.to_act == winner and not after.zone("trick"),
+                     "the trick winner leads the next trick", winner, after.to_act)  # fmt: skip
+    else:
+        size = hand_size(n)
+        tricks = sum(len(after.zone(f"won/{s}")) for s in range(n)) // n
+        props.expect("BM-WIN-2", tricks == size, f"a round has {size} tricks", size, tricks)
+
+
+@checks("BM-SCORE-1", "BM-SCORE-2", "BM-SCORE-3", "BM-SCORE-4", "BM-SCORE-5", "BM-INV-5", "BM-INV-6",
+        "BM-END-1", "BM-END-2", "BM-INV-7")  # fmt: skip
+def round_end(props: BlackMariaProperties, step: Step) -> None:
+    """Scoring when the last trick is won, then either the next deal or the end."""
+    before, after, n = step.before, step.after, props.n
+    if before.phase != "play" or after.phase == "play":
+        return
+    scheme = props.setup.options["scoring"]
+    points = POINTS[scheme]
+    gained = [after.scores[s] - props.round_scores[s] for s in range(n)]
+    want = [sum(points.get(c, 0) for c in after.zone(f"won/{s}")) for s in range(n)]
+    props.expect(SCORE_CLAUSE[scheme], gained == want,
+                 f"under `{scheme}` each player scores the penalty cards of the tricks they won",
+                 want, gained)  # fmt: skip
+    props.expect("BM-SCORE-4", all(g >= 0 for g in gained) and after.scores == [props.round_scores[s] + want[s] for s in range(n)],
+                 "the round score is added to the running total", [props.round_scores[s] + want[s] for s in range(n)], after.scores)  # fmt: skip
+    props.cover("BM-INV-6")
+    props.expect("BM-INV-5", sum(gained) == ROUND_TOTAL[scheme], f"a `{scheme}` round hands out exactly {ROUND_TOTAL[scheme]}", ROUND_TOTAL[scheme], sum(gained))
+    props.expect("BM-SCORE-5", after.options.get("scoring") == scheme, "the scheme is fixed for the whole game", scheme, after.options.get("scoring"))
+    target = props.setup.options["target"]
+    ended = max(after.scores) >= target
+    props.expect("BM-END-1", (after.phase == "over") == ended,
+                 f"the game ends after a round iff some total reaches the target {target}",
+                 "over" if ended else "deal", after.phase)  # fmt: skip
+    if after.phase == "over":
+        low = min(after.scores)
+        winners = [s for s in range(n) if after.scores[s] == low]
+        got = sorted((after.get("result") or {}).get("winners") or [])
+        props.expect("BM-END-2", got == winners, "the lowest total wins; ties share the win", winners, got)
+    bound = math.ceil(target * n / ROUND_TOTAL[scheme])
+    props.expect("BM-INV-7", after.get("round", 0) <= bound,
+                 f"a game ends within ceil(target*n/T) = {bound} rounds", bound, after.get("round"))  # fmt: skip

@@ -1,0 +1,92 @@
+"""Every engine the kit drives is wrapped in ``CheckedEngine``.
+
+It validates each value the engine returns against the contract's JSON
+Schemas and turns anything outside the contract (a schema violation, an
+unexpected Python exception) into ``AdapterBroken`` naming the offending
+field, so a broken adapter is never mistaken for a broken rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+from ruleproof import schema
+from ruleproof.engine import AdapterBroken, Engine, EngineError, JSONObject, Move, State
+
+T = TypeVar("T")
+
+
+class CheckedEngine:
+    """An ``Engine`` whose every answer has been checked against the schemas."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.inner = engine
+        self.game: str | None = None
+        self._hello: JSONObject | None = None
+
+    def hello(self) -> JSONObject:
+        if self._hello is None:
+            result = self._call("hello", {}, self.inner.hello)
+            self._validate("protocol", None, result, "hello result", "hello", {})
+            self._hello = result
+        return self._hello
+
+    def new_game(self, game: str, players: int, dealer: int, options: JSONObject) -> State:
+        params = {"game": game, "players": players, "dealer": dealer, "options": options}
+        state = self._call("new_game", params, lambda: self.inner.new_game(game, players, dealer, options))
+        self.game = game
+        return self._state(state, "new_game", params)
+
+    def legal_moves(self) -> list[Move]:
+        moves = self._call("legal_moves", {}, self.inner.legal_moves)
+        if not isinstance(moves, list):
+            raise AdapterBroken("schema", "legal_moves must return a list", sent={"method": "legal_moves"}, received=moves)
+        self._validate(self._game(), "moves", moves, "legal_moves result", "legal_moves", {})
+        return moves
+
+    def apply(self, move: Move) -> State:
+        state = self._call("apply", {"move": move}, lambda: self.inner.apply(move))
+        return self._state(state, "apply", {"move": move})
+
+    def state(self) -> State:
+        return self._state(self._call("state", {}, self.inner.state), "state", {})
+
+    def close(self) -> None:
+        try:
+            self.inner.close()
+        except EngineError:
+            pass
+
+    def _game(self) -> str:
+        if self.game is None:
+            raise AdapterBroken("smoke", "no game started")
+        return self.game
+
+    def _state(self, state: Any, method: str, params: JSONObject) -> State:
+        self._validate(self._game(), "state", state, f"{method} result (STATE)", method, params)
+        return state
+
+    @staticmethod
+    def _call(method: str, params: JSONObject, fn: Callable[[], T]) -> T:
+        try:
+            return fn()
+        except (EngineError, AdapterBroken):
+            raise
+        except Exception as exc:  # an in-process engine crashed: the adapter is broken
+            raise AdapterBroken(
+                "crash",
+                f"{method} raised {type(exc).__name__}: {exc}",
+                sent={"method": method, "params": params},
+            ) from exc
+
+    @staticmethod
+    def _validate(name: str, definition: str | None, value: Any, what: str, method: str, params: JSONObject) -> None:
+        try:
+            schema.check(name, definition, value, what)
+        except schema.SchemaError as err:
+            raise AdapterBroken(
+                "schema",
+                str(err),
+                sent={"method": method, "params": params},
+                received=value,
+            ) from None

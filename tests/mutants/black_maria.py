@@ -1,0 +1,160 @@
+"""Black Maria mutants: the reference with one plausible bug each.
+
+Every class overrides exactly one method of ``BlackMaria`` and is registered
+with the clause of rules.md §4 that the bug breaks.  Most are the mistakes a
+Hearts engine carries over (passing left or in rotation, hearts broken,
+2D removed, shooting the moon); the rest are slips in the trick, scoring and
+end-of-game logic.  tests/test_reference_black_maria.py shows for each one a
+concrete situation where it differs from the reference.
+"""
+
+from __future__ import annotations
+
+from attrs import evolve
+
+from ruleproof.notation import rank_index, suit
+from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, in_deck_order
+from tests.mutants import mutant
+
+
+@mutant("BM-DEAL-1", "with 3 players the 2D is removed instead of the 2C")
+class RemovesTwoOfDiamonds(BlackMaria):
+    def removed_cards(self, players: int) -> Cards:
+        return ("2D",) if players == 3 else ()
+
+
+@mutant("BM-DEAL-2", "the same dealer deals every round")
+class DealerNotRotating(BlackMaria):
+    def next_dealer(self, dealer: int, players: int) -> int:
+        return dealer
+
+
+@mutant("BM-PASS-1", "cards are passed to the left instead of the right")
+class PassLeft(BlackMaria):
+    def pass_target(self, seat: int, players: int, round_: int) -> int:
+        return (seat + 1) % players
+
+
+@mutant("BM-PASS-2", "passed cards reach the receiver at once, so a later passer may pass on cards received")
+class PassNotSimultaneous(BlackMaria):
+    def hand_over(self, state: BlackMariaState, seat: int, cards: Cards) -> BlackMariaState:
+        to = self.pass_target(seat, state.players, state.round)
+        hands = list(state.hands)
+        hands[seat] = tuple(c for c in hands[seat] if c not in cards)
+        hands[to] = in_deck_order(hands[to] + cards)
+        return evolve(state, hands=tuple(hands))
+
+
+@mutant("BM-PASS-3", "the pass direction alternates right and left from round to round")
+class PassDirectionAlternates(BlackMaria):
+    def pass_target(self, seat: int, players: int, round_: int) -> int:
+        return (seat - 1) % players if round_ % 2 == 1 else (seat + 1) % players
+
+
+@mutant("BM-LEAD-1", "the dealer leads the first trick")
+class DealerLeadsFirstTrick(BlackMaria):
+    def first_leader(self, dealer: int, players: int) -> int:
+        return dealer
+
+
+@mutant("BM-LEAD-2", "hearts may not be led until a heart has been won in a trick")
+class HeartsMustBeBroken(BlackMaria):
+    def may_lead(self, state: BlackMariaState, hand: Cards, card: str) -> bool:
+        if suit(card) != "H" or all(suit(c) == "H" for c in hand):
+            return True
+        return any(suit(c) == "H" for won in state.won for c in won)
+
+
+@mutant("BM-FOLLOW-1", "a player may revoke: any card may be played at any time")
+class RevokeAccepted(BlackMaria):
+    def playable(self, hand: Cards, trick: Cards) -> Cards:
+        return hand
+
+
+@mutant("BM-FOLLOW-1", "a card the player does not hold is accepted as a play")
+class CardNotHeldAccepted(BlackMaria):
+    def holds(self, hand: Cards, card: str) -> bool:
+        return True
+
+
+@mutant("BM-WIN-1", "the highest card of any suit wins the trick (ties: the first played)")
+class HighestCardOfAnySuitWins(BlackMaria):
+    def trick_winner(self, trick: Cards, seats: tuple[int, ...]) -> int:
+        best = max(range(len(trick)), key=lambda i: (rank_index(trick[i]), -i))
+        return seats[best]
+
+
+@mutant("BM-WIN-2", "the next trick is led by the seat left of the last leader, not by the winner")
+class WinnerDoesNotLead(BlackMaria):
+    def next_leader(self, winner: int, leader: int, players: int) -> int:
+        return (leader + 1) % players
+
+
+@mutant("BM-SCORE-1", "KS 10 and AS 7 are scored under the standard scheme too")
+class SpadeHonoursUnderStandard(BlackMaria):
+    def card_points(self, card: str, scoring: str) -> int:
+        if scoring == "standard" and card in ("KS", "AS"):
+            return {"KS": 10, "AS": 7}[card]
+        return super().card_points(card, scoring)
+
+
+@mutant("BM-SCORE-2", "under the spades scheme the AS is worth 10 instead of 7")
+class SpadesAceTen(BlackMaria):
+    def card_points(self, card: str, scoring: str) -> int:
+        if scoring == "spades" and card == "AS":
+            return 10
+        return super().card_points(card, scoring)
+
+
+@mutant("BM-SCORE-3", "under the spot scheme the QS is worth 13 instead of 25")
+class SpotQueenOfSpadesThirteen(BlackMaria):
+    def card_points(self, card: str, scoring: str) -> int:
+        if scoring == "spot" and card == "QS":
+            return 13
+        return super().card_points(card, scoring)
+
+
+@mutant("BM-SCORE-3", "under the spot scheme JH QH KH score 11 12 13 instead of 10 each")
+class SpotCourtHeartsByRank(BlackMaria):
+    def spot_heart_points(self, card: str) -> int:
+        return {"J": 11, "Q": 12, "K": 13}.get(card[0]) or super().spot_heart_points(card)
+
+
+@mutant("BM-SCORE-4", "the round score replaces the running total instead of being added to it")
+class RoundScoreNotAdded(BlackMaria):
+    def add_scores(self, totals: tuple[int, ...], round_scores: tuple[int, ...]) -> tuple[int, ...]:
+        return round_scores
+
+
+@mutant("BM-SCORE-4", "shooting the moon: a seat that takes every penalty card scores 0, the others the full total")
+class ShootingTheMoon(BlackMaria):
+    def round_scores(self, won: tuple[Cards, ...], scoring: str) -> tuple[int, ...]:
+        scores = super().round_scores(won, scoring)
+        total = sum(scores)
+        if total in scores and all(s in (0, total) for s in scores):
+            return tuple(0 if s == total else total for s in scores)
+        return scores
+
+
+@mutant("BM-END-1", "the target option is ignored: the game always runs to 100")
+class TargetIgnored(BlackMaria):
+    def game_over(self, totals: tuple[int, ...], target: int) -> bool:
+        return any(t >= 100 for t in totals)
+
+
+@mutant("BM-END-1", "the game ends only when a total is strictly above the target")
+class EndsOnlyAboveTarget(BlackMaria):
+    def game_over(self, totals: tuple[int, ...], target: int) -> bool:
+        return any(t > target for t in totals)
+
+
+@mutant("BM-END-2", "the first player at or over the target is named the winner")
+class FirstOverTargetWins(BlackMaria):
+    def winners(self, totals: tuple[int, ...], target: int) -> tuple[int, ...]:
+        return tuple(s for s, t in enumerate(totals) if t >= target)[:1]
+
+
+@mutant("BM-END-2", "a tie for the lowest total is not shared: only the lowest seat number wins")
+class TieNotShared(BlackMaria):
+    def winners(self, totals: tuple[int, ...], target: int) -> tuple[int, ...]:
+        return super().winners(totals, target)[:1]

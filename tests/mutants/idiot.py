@@ -1,0 +1,165 @@
+"""The Idiot mutant gallery: the reference rules with one plausible bug each.
+
+Each class overrides exactly one method of ``ruleproof.reference.idiot.Idiot``
+and is registered with the clause of rules.md §2.2 that the bug breaks.  Every
+one differs from the reference in a situation a random game reaches or a
+scripted fixture sets up (tests/test_reference_idiot.py shows one each).
+"""
+
+from __future__ import annotations
+
+from ruleproof.notation import rank
+from ruleproof.reference.idiot import TWO, Cards, Idiot, IdiotOptions, IdiotState
+from tests.mutants import mutant
+
+
+@mutant("IDIOT-BURN-NEXT", "the burner starts the new pile even under after_burn=next")
+class BurnerPlaysAgain(Idiot):
+    def burner_keeps_turn(self, options: IdiotOptions) -> bool:
+        return True
+
+
+@mutant("IDIOT-BURN-6S", "three 6s do not burn: 6s need four like every rank")
+class SixesNeedFour(Idiot):
+    def run_needed(self, card_rank: str, options: IdiotOptions) -> int:
+        return 4
+
+
+@mutant("IDIOT-BURN-4KIND", "three of any rank burn the pile")
+class AnyThreeBurns(Idiot):
+    def run_needed(self, card_rank: str, options: IdiotOptions) -> int:
+        return min(3, super().run_needed(card_rank, options))
+
+
+@mutant("IDIOT-BURN-4KIND", "a run counts only the cards of the current play, not across players")
+class RunsPerPlay(Idiot):
+    def top_run(self, pile: Cards, play: Cards) -> int:
+        top = rank(play[-1])
+        n = 0
+        for card in reversed(play):
+            if rank(card) != top:
+                break
+            n += 1
+        return n
+
+
+@mutant("IDIOT-BURN-4KIND", "2s never make a run: four 2s on top do not burn")
+class TwosNotInRuns(Idiot):
+    def top_run(self, pile: Cards, play: Cards) -> int:
+        return 0 if rank(pile[-1]) == TWO else super().top_run(pile, play)
+
+
+@mutant("IDIOT-TWO-1", "a 2 may not be played on an ace")
+class TwoRefusedOnAce(Idiot):
+    def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
+        if card_rank == TWO and self.effective_top(pile) == "A":
+            return False
+        return super().may_play_on(card_rank, pile, options)
+
+
+@mutant("IDIOT-TWO-2", "a 2 never earns the follow-up play, even under two_followup=optional")
+class NoTwoFollowup(Idiot):
+    def followup_offered(self, card_rank: str, blind: bool, options: IdiotOptions) -> bool:
+        return False
+
+
+@mutant("IDIOT-PLAY-2", "a 2 does not reset: the next play must beat the card under it")
+class TwoDoesNotReset(Idiot):
+    def effective_top(self, pile: Cards) -> str | None:
+        for card in reversed(pile):
+            if rank(card) != TWO:
+                return rank(card)
+        return None
+
+
+@mutant("IDIOT-PLAY-2", "a play must be strictly higher than the pile, equal rank refused")
+class StrictlyHigher(Idiot):
+    def rank_beats(self, card_rank: str, top: str) -> bool:
+        return super().rank_beats(card_rank, top) and card_rank != top
+
+
+@mutant("IDIOT-MULTI-1", "a play of mixed ranks is accepted (the top card's rank is checked)")
+class MixedRanks(Idiot):
+    def single_rank(self, cards: Cards) -> bool:
+        return True
+
+
+@mutant("IDIOT-BURN-10", "a 10 does not burn the pile: it stays on top")
+class TenNotBurning(Idiot):
+    def is_burn_card(self, card_rank: str) -> bool:
+        return False
+
+
+@mutant("IDIOT-BURN-10", "a 10 must match or beat the pile even under ten_anytime=true")
+class TenNeedsRank(Idiot):
+    def is_wild(self, card_rank: str, options: IdiotOptions) -> bool:
+        return card_rank == TWO
+
+
+@mutant("IDIOT-TABLE-1", "face-up cards may be played while still holding hand cards (once the draw pile is empty)")
+class FaceUpWithHand(Idiot):
+    def face_up_open(self, state: IdiotState, seat: int) -> bool:
+        return not state.draw and bool(state.face_up[seat])
+
+
+@mutant("IDIOT-TABLE-3", "the last hand cards take matching face-up cards along while the draw pile still has cards")
+class CombineWhileDrawing(Idiot):
+    def may_combine(self, state: IdiotState, seat: int) -> bool:
+        hand = state.hands[seat]
+        return bool(hand) and bool(state.face_up[seat]) and len({rank(c) for c in hand}) == 1
+
+
+@mutant("IDIOT-BLIND-3", "a failed blind card stays on the pile; only the old pile is picked up")
+class FailedBlindDiscarded(Idiot):
+    def failed_blind(self, hand: Cards, pile: Cards, card: str) -> tuple[Cards, Cards]:
+        return hand + pile, (card,)
+
+
+@mutant("IDIOT-DRAW-1", "players do not draw back up to three: one card only once the hand is empty")
+class NoDrawBack(Idiot):
+    def draw_count(self, hand_size: int, draw_size: int) -> int:
+        # Drawing nothing at all would leave an empty hand with no open zone.
+        return min(1, draw_size) if hand_size == 0 else 0
+
+
+@mutant("IDIOT-DRAW-2", "a player holding three or more cards still draws one after playing")
+class AlwaysDrawsOne(Idiot):
+    def draw_count(self, hand_size: int, draw_size: int) -> int:
+        return min(max(1, 3 - hand_size), draw_size)
+
+
+@mutant("IDIOT-DRAW-3", "a drawn card of the rank just played cannot follow it")
+class NoChain(Idiot):
+    def chain_offered(self, card_rank: str, drawn: Cards, burned: bool) -> bool:
+        return False
+
+
+@mutant("IDIOT-DRAW-3", "the drawn-card chain continues after a burn")
+class ChainAfterBurn(Idiot):
+    def chain_offered(self, card_rank: str, drawn: Cards, burned: bool) -> bool:
+        return any(rank(c) == card_rank for c in drawn)
+
+
+@mutant("IDIOT-PICKUP-2", "a pickup leaves the top card on the pile")
+class PickupLeavesTop(Idiot):
+    def picked_up(self, pile: Cards) -> tuple[Cards, Cards]:
+        return pile[:-1], pile[-1:]
+
+
+@mutant("IDIOT-PICKUP-3", "a pickup is allowed on an empty pile (a pass)")
+class PickupOnEmptyPile(Idiot):
+    def may_pick_up(self, state: IdiotState) -> bool:
+        return True
+
+
+@mutant("IDIOT-OPEN-1", "the opening ladder skips the 10 (9s, then jacks)")
+class LadderSkipsTen(Idiot):
+    def next_opening_rank(self, ladder_rank: str) -> str:
+        nxt = super().next_opening_rank(ladder_rank)
+        return super().next_opening_rank(nxt) if nxt == "T" else nxt
+
+
+@mutant("IDIOT-END-1", "the game ends as soon as the first player goes out")
+class FirstOutEnds(Idiot):
+    def game_over(self, players: int, out: tuple[int, ...]) -> bool:
+        return len(out) >= 1

@@ -79,6 +79,9 @@ class BlackMariaProperties(GameProperties):
         self.dealt: list[Counter[str]] = []  # each seat's hand as dealt this round
         self.passed: dict[int, list[str]] = {}  # seat -> the three cards it passed
         self.round_scores: list[int] = [0] * n  # totals when the round was dealt
+        # an option left out of new_game takes the document's default (protocol.md §2)
+        self.scheme: str = setup.options.get("scoring", "standard")
+        self.target: int = setup.options.get("target", DEFAULT_TARGET[self.scheme])
 
     # -- what to draw ------------------------------------------------------------------
     @classmethod
@@ -329,7 +332,7 @@ def round_end(props: BlackMariaProperties, step: Step) -> None:
     before, after, n = step.before, step.after, props.n
     if before.phase != "play" or after.phase == "play":
         return
-    scheme = props.setup.options["scoring"]
+    scheme = props.scheme
     points = POINTS[scheme]
     gained = [after.scores[s] - props.round_scores[s] for s in range(n)]
     want = [sum(points.get(c, 0) for c in after.zone(f"won/{s}")) for s in range(n)]
@@ -341,7 +344,9 @@ def round_end(props: BlackMariaProperties, step: Step) -> None:
     props.cover("BM-INV-6")
     props.expect("BM-INV-5", sum(gained) == ROUND_TOTAL[scheme], f"a `{scheme}` round hands out exactly {ROUND_TOTAL[scheme]}", ROUND_TOTAL[scheme], sum(gained))
     props.expect("BM-SCORE-5", after.options.get("scoring") == scheme, "the scheme is fixed for the whole game", scheme, after.options.get("scoring"))
-    target = props.setup.options["target"]
+    target = props.target
+    props.expect("BM-END-1", after.options.get("target") == target,
+                 "the target is the one set, or 500 under spot and 100 otherwise", target, after.options.get("target"))  # fmt: skip
     ended = max(after.scores) >= target
     props.expect("BM-END-1", (after.phase == "over") == ended,
                  f"the game ends after a round iff some total reaches the target {target}",

@@ -1,0 +1,696 @@
+"""Three-Player Moon (domino trick-taking, 3 players) stated as properties.
+
+Read from rules.md §3 and protocol.md §4 "moon" without the reference engine:
+the 22-tile set (no blank suit but the [0-0]), the deal of 7/7/7 and a widow,
+one round of bidding from the first-bidder seat (which moves one seat
+clockwise every hand, void all-pass hands included) with strictly increasing
+bids from {4, 5, 6, 7, 21} and 21 closing the auction, the all-pass rule
+(redeal or forced bid), the widow exchange, the trump choice (0-6, doubles if
+allowed, none), leading and following (a trump lead calls for trumps, else the
+led tile's higher end names the suit and any non-trump tile carrying it
+follows), the trick winner (highest trump, else highest of the led suit; a
+double heads its suit unless doubles are trump, doubles as trump by pips), the
+seven tricks, the scoring of the declarer and the opponents, the shoot-the-moon
+bid and the end rule with ties.  Clauses: MOON-SETUP-1/2, MOON-DEAL-1,
+MOON-BID-1..6, MOON-WIDOW-1, MOON-TRUMP-1..4, MOON-RANK-1..3, MOON-LEAD-1..3,
+MOON-FOLLOW-1..3, MOON-WIN-1/2, MOON-SCORE-1..3, MOON-END-1/2 and the
+invariants MOON-INV-1..10.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar, Sequence
+
+from hypothesis import strategies as st
+
+from ruleproof.notation import MOON_TILES, tile_ends
+from ruleproof.properties.machinery import (
+    CONTRACT_CLAUSES,
+    CheckRegistry,
+    GameProperties,
+    Setup,
+    Snapshot,
+    Step,
+    Stuck,
+)
+
+GAME = "moon"
+N = 3
+CLAUSES = [
+    "MOON-SETUP-1", "MOON-SETUP-2", "MOON-DEAL-1",
+    "MOON-BID-1", "MOON-BID-2", "MOON-BID-3", "MOON-BID-4", "MOON-BID-5", "MOON-BID-6",
+    "MOON-WIDOW-1", "MOON-TRUMP-1", "MOON-TRUMP-2", "MOON-TRUMP-3", "MOON-TRUMP-4",
+    "MOON-RANK-1", "MOON-RANK-2", "MOON-RANK-3",
+    "MOON-LEAD-1", "MOON-LEAD-2", "MOON-LEAD-3",
+    "MOON-FOLLOW-1", "MOON-FOLLOW-2", "MOON-FOLLOW-3",
+    "MOON-WIN-1", "MOON-WIN-2", "MOON-SCORE-1", "MOON-SCORE-2", "MOON-SCORE-3",
+    "MOON-END-1", "MOON-END-2",
+    "MOON-INV-1", "MOON-INV-2", "MOON-INV-3", "MOON-INV-4", "MOON-INV-5",
+    "MOON-INV-6", "MOON-INV-7", "MOON-INV-8", "MOON-INV-9", "MOON-INV-10",
+    "CONTRACT-TURN-1",
+]  # fmt: skip
+
+BIDS = (4, 5, 6, 7, 21)  # MOON-BID-3
+SHOOT = 21  # MOON-SCORE-2
+TILESET = Counter(MOON_TILES)  # MOON-SETUP-2
+HAND = 7  # MOON-DEAL-1
+TRICKS = 7  # MOON-WIN-2
+DEFAULTS = {"all_pass": "redeal", "doubles_trump": True, "shoot": "wins_game", "target": 21}
+
+checks = CheckRegistry()
+
+
+# -- the rules of the tiles (rules.md §3.2) -------------------------------------------------
+def is_double(t: str) -> bool:
+    hi, lo = tile_ends(t)
+    return hi == lo
+
+
+def is_trump(t: str, contract: Any) -> bool:
+    """MOON-TRUMP-2/3/4: a number trump takes every tile carrying it; doubles take the doubles."""
+    if contract == "doubles":
+        return is_double(t)
+    if isinstance(contract, int) and not isinstance(contract, bool):
+        return contract in tile_ends(t)
+    return False
+
+
+def led_suit(t: str, contract: Any) -> Any:
+    """MOON-LEAD-2/3: "T" for a trump lead, else the higher end (a double's number)."""
+    return "T" if is_trump(t, contract) else tile_ends(t)[0]
+
+
+def follows(t: str, suit: Any, contract: Any) -> bool:
+    """MOON-FOLLOW-1/2: trumps follow a trump lead; a non-trump tile carrying s follows s."""
+    if suit == "T":
+        return is_trump(t, contract)
+    return not is_trump(t, contract) and suit in tile_ends(t)
+
+
+def other_end(t: str, s: int) -> int:
+    hi, lo = tile_ends(t)
+    return lo if hi == s else hi
+
+
+def trump_rank(t: str, contract: Any) -> int:
+    """MOON-RANK-2 (number trump: the double, then by the other end) / MOON-RANK-3 (doubles by pips)."""
+    if contract == "doubles":
+        return tile_ends(t)[0]
+    return 7 if is_double(t) else other_end(t, contract)
+
+
+def suit_rank(t: str, s: int) -> int:
+    """MOON-RANK-1: the (non-trump) double heads its suit, then the other end descending."""
+    return 7 if is_double(t) else other_end(t, s)
+
+
+def trick_winner(trick: Sequence[str], contract: Any) -> int:
+    """MOON-WIN-1: the index of the winning tile."""
+    trumps = [i for i, t in enumerate(trick) if is_trump(t, contract)]
+    if trumps:
+        return max(trumps, key=lambda i: trump_rank(trick[i], contract))
+    s = led_suit(trick[0], contract)
+    return max((i for i, t in enumerate(trick) if follows(t, s, contract)), key=lambda i: suit_rank(trick[i], s))
+
+
+def legal_plays(hand: Sequence[str], trick: Sequence[str], contract: Any) -> list[str]:
+    """MOON-LEAD-1 / MOON-FOLLOW-1/2/3: the tiles the player to act may play."""
+    if not trick:
+        return list(hand)
+    s = led_suit(trick[0], contract)
+    same = [t for t in hand if follows(t, s, contract)]
+    return same or list(hand)
+
+
+def _followers(hand: Sequence[str], pred: Any) -> list[str]:
+    same = [t for t in hand if pred(t)]
+    return same or list(hand)
+
+
+def follow_clause(hand: list[str], trick: list[str], contract: Any, got: set[str]) -> str:
+    """The clause that decides the difference between the document's plays and ``got``.
+
+    Each alternative reading is a rule of §3.2 read wrongly: the led tile's trump
+    status (LEAD-2), the suit a led tile names (LEAD-3), trumps keeping their
+    number suit (TRUMP-2/3), following by the higher end only (FOLLOW-2).
+    """
+    if not trick:
+        return "MOON-LEAD-1"
+    lead = trick[0]
+    hi, lo = tile_ends(lead)
+    s = led_suit(lead, contract)
+    alts: list[tuple[str, list[str]]] = []
+    if s == "T":
+        alts.append(("MOON-LEAD-2", _followers(hand, lambda t: not is_trump(t, contract) and hi in tile_ends(t))))
+        alts.append(("MOON-LEAD-2", _followers(hand, lambda t: hi in tile_ends(t))))
+    else:
+        if hi != lo:
+            alts.append(("MOON-LEAD-3", _followers(hand, lambda t: not is_trump(t, contract) and lo in tile_ends(t))))
+        trump_clause = "MOON-TRUMP-3" if contract == "doubles" else "MOON-TRUMP-2"
+        alts.append((trump_clause, _followers(hand, lambda t: s in tile_ends(t))))
+        alts.append(("MOON-FOLLOW-2", _followers(hand, lambda t: not is_trump(t, contract) and tile_ends(t)[0] == s)))
+    for clause, alt in alts:
+        if set(alt) == got:
+            return clause
+    if s == "T":
+        return "MOON-FOLLOW-1" if any(is_trump(t, contract) for t in hand) else "MOON-FOLLOW-3"
+    return "MOON-FOLLOW-2" if any(follows(t, s, contract) for t in hand) else "MOON-FOLLOW-3"
+
+
+def winner_clause(trick: list[str], contract: Any, got: int) -> str:
+    """The clause behind a wrong trick winner (index ``got`` instead of the document's)."""
+    w = trick[got]
+    trumps = [t for t in trick if is_trump(t, contract)]
+    if trumps:
+        if is_trump(w, contract):
+            return "MOON-RANK-3" if contract == "doubles" else "MOON-RANK-2"
+        if contract == "doubles" or not isinstance(contract, int):
+            return "MOON-TRUMP-3" if contract == "doubles" else "MOON-WIN-1"
+        return "MOON-WIN-1"
+    s = led_suit(trick[0], contract)
+    if follows(w, s, contract):
+        return "MOON-RANK-1"
+    if contract == "none":
+        return "MOON-TRUMP-4"
+    hi, lo = tile_ends(trick[0])
+    if lo in tile_ends(w) and hi != lo:
+        return "MOON-LEAD-3"
+    return "MOON-WIN-1"
+
+
+# -- moves ---------------------------------------------------------------------------------
+def bid(v: int) -> dict[str, Any]:
+    return {"type": "bid", "value": v}
+
+
+PASS = {"type": "pass"}
+
+
+def play(t: str) -> dict[str, Any]:
+    return {"type": "play", "tile": t}
+
+
+def discard(t: str) -> dict[str, Any]:
+    return {"type": "discard", "tile": t}
+
+
+def trump(s: Any) -> dict[str, Any]:
+    return {"type": "trump", "suit": s}
+
+
+def _high(bids: Sequence[Any]) -> int:
+    return max((b for b in bids if isinstance(b, int) and not isinstance(b, bool)), default=0)
+
+
+def _hand(snap: Snapshot, seat: int) -> list[str]:
+    return snap.zone(f"hand/{seat}")
+
+
+def _gain(after: Snapshot, before: Snapshot, zone: str) -> Counter[str]:
+    return Counter(after.zone(zone)) - Counter(before.zone(zone))
+
+
+class MoonProperties(GameProperties):
+    game: ClassVar[str] = GAME
+    checks: ClassVar[CheckRegistry] = checks
+    ordered_zones = frozenset({"trick"})
+    option_clauses = {("doubles_trump", True): ("MOON-TRUMP-3", "MOON-RANK-3")}
+
+    def __init__(self, setup: Setup, coverage: Any) -> None:
+        super().__init__(setup, coverage)
+        opts = {**DEFAULTS, **setup.options}
+        self.all_pass = opts["all_pass"]
+        self.doubles_ok = bool(opts["doubles_trump"])
+        self.shoot = opts["shoot"]
+        self.target = opts["target"]
+        self.hands_dealt = 0  # deals seen, void hands included (MOON-BID-1)
+        self.opener = (setup.dealer + 1) % N  # protocol: the first hand's first bidder sits left of the dealer
+        self.dealt: list[Counter[str]] = [Counter() for _ in range(N)]
+        self.widow: str | None = None
+        self.bids: list[Any] = [None] * N
+        self.declarer: int | None = None
+        self.bid: int = 0
+        self.contract: Any = None
+        self.tricks = [0] * N  # tricks won this hand, as the engine assigned them
+        self.plays = 0  # tiles played this hand
+        self.reached = False  # the top total has reached the target (MOON-INV-9)
+
+    # -- what to draw ------------------------------------------------------------------
+    @classmethod
+    def all_clauses(cls) -> list[str]:
+        return CLAUSES + list(CONTRACT_CLAUSES)
+
+    @classmethod
+    def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
+        options = declared.get("options", {})
+
+        def values(name: str) -> list[Any]:
+            got = options.get(name)
+            if isinstance(got, list) and got:
+                return list(got)
+            return [DEFAULTS[name]]
+
+        all_pass, doubles, shoot = values("all_pass"), values("doubles_trump"), values("shoot")
+        target = options.get("target")
+        if isinstance(target, dict):
+            lo, hi = target["min"], target["max"]
+            targets = sorted({max(lo, min(hi, v)) for v in (1, 3, 6, 21)})
+        elif isinstance(target, list) and target:
+            targets = sorted(target)
+        else:
+            targets = [21]
+
+        @st.composite
+        def setup(draw: Any) -> Setup:
+            opts = {
+                "all_pass": draw(st.sampled_from(all_pass), label="all_pass"),
+                "doubles_trump": draw(st.sampled_from(doubles), label="doubles_trump"),
+                "shoot": draw(st.sampled_from(shoot), label="shoot"),
+                "target": draw(st.sampled_from(targets), label="target"),
+            }
+            dealer = draw(st.integers(0, N - 1), label="dealer")
+            return Setup(GAME, N, dealer, opts)
+
+        return setup()
+
+    def deal(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+        tiles = data.draw(st.permutations(MOON_TILES), label="deal")
+        return {"type": "deal", "hands": [list(tiles[i * HAND : (i + 1) * HAND]) for i in range(N)], "widow": tiles[-1]}
+
+    def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+        moves = snap.moves
+        if not moves:
+            raise Stuck("CONTRACT-PHASE-1")  # an engine with no move to offer here: already reported
+        i = data.draw(st.integers(0, len(moves) - 1), label="move")
+        m = moves[i]
+        # a 21 bid almost always fails and ends the auction: draw again once to make it rarer
+        if m.get("type") == "bid" and m.get("value") == SHOOT:
+            i = data.draw(st.integers(0, len(moves) - 1), label="move again")
+        return moves[i]
+
+    def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
+        phase = snap.phase
+        if phase == "over":
+            return ()
+        tiles = list(MOON_TILES)
+        if phase == "deal":
+            hands = [tiles[i * HAND : (i + 1) * HAND] for i in range(N)]
+            return [
+                ({"type": "deal", "hands": [hands[0][:-1], hands[1], hands[2] + [hands[0][-1]]], "widow": tiles[-1]}, "MOON-DEAL-1"),
+                ({"type": "deal", "hands": [hands[0][:-1] + [hands[1][0]], hands[1], hands[2]], "widow": tiles[-1]}, "MOON-DEAL-1"),
+                ({"type": "deal", "hands": hands, "widow": hands[2][0]}, "MOON-DEAL-1"),
+                ({"type": "deal", "hands": [hands[0][:-1] + ["6-0"], hands[1], hands[2]], "widow": tiles[-1]}, "MOON-SETUP-2"),
+            ]
+        seat = snap.to_act
+        assert seat is not None
+        hand = _hand(snap, seat)
+        elsewhere = [t for s in range(N) if s != seat for t in _hand(snap, s)] + snap.zone("discarded")
+        bad: list[tuple[dict[str, Any], str]] = []
+        if phase == "bid":
+            bids = snap.get("bids") or [None] * N
+            high = _high(bids)
+            bad += [(bid(v), "MOON-BID-3") for v in BIDS if 0 < v <= high][-2:]
+            bad += [(bid(3), "MOON-BID-3"), (bid(8), "MOON-BID-3")]
+            if self.all_pass == "forced_bid" and sum(1 for b in bids if b == "pass") == N - 1:
+                bad.append((PASS, "MOON-BID-6"))
+            if hand:
+                bad += [(play(hand[0]), "MOON-BID-2"), (discard(hand[0]), "MOON-BID-2")]
+            bad.append((trump("none"), "MOON-BID-2"))
+        elif phase == "discard":
+            if elsewhere:
+                bad.append((discard(elsewhere[0]), "MOON-WIDOW-1"))
+            if hand:
+                bad.append((play(hand[0]), "MOON-WIDOW-1"))
+            bad += [(trump(0), "MOON-WIDOW-1"), (bid(7), "MOON-BID-2"), (PASS, "MOON-BID-2")]
+        elif phase == "trump":
+            if not self.doubles_ok:
+                bad.append((trump("doubles"), "MOON-TRUMP-1"))
+            if hand:
+                bad += [(discard(hand[0]), "MOON-WIDOW-1"), (play(hand[0]), "MOON-TRUMP-1")]
+            bad += [(bid(21), "MOON-BID-2"), (PASS, "MOON-BID-2")]
+        elif phase == "play":
+            if elsewhere:
+                bad.append((play(elsewhere[0]), "MOON-INV-5"))
+            trick = snap.zone("trick")
+            contract = snap.get("contract")
+            if trick:
+                legal = set(legal_plays(hand, trick, contract))
+                revokes = [t for t in hand if t not in legal][:2]
+                s = led_suit(trick[0], contract)
+                clause = "MOON-FOLLOW-1" if s == "T" else "MOON-FOLLOW-2"
+                bad += [(play(t), clause) for t in revokes]
+            if hand:
+                bad.append((discard(hand[0]), "MOON-WIDOW-1"))
+            bad += [(trump(0), "MOON-TRUMP-1"), (bid(4), "MOON-BID-2"), (PASS, "MOON-BID-2")]
+        return bad
+
+    # -- state checks ------------------------------------------------------------------
+    def start(self, snap: Snapshot) -> None:
+        self.expect("MOON-SETUP-1", snap.players == N, "Moon is for exactly 3 players", N, snap.players)
+        conservation(self, snap)
+
+
+def conservation(props: MoonProperties, snap: Snapshot) -> None:
+    """MOON-INV-1 / MOON-SETUP-2: the 22 tiles, each exactly once, over the zones."""
+    everything = snap.all_cards()
+    ok = everything == TILESET
+    if not ok:
+        extra = sorted((everything - TILESET).elements())
+        missing = sorted((TILESET - everything).elements())
+        clause = "MOON-SETUP-2" if any(t not in TILESET for t in extra) else "MOON-INV-1"
+        props.expect(clause, False, "the zones must hold each of the 22 Moon tiles ([0-0] and [a-b], 1<=b<=a<=6) exactly once",
+                     "22 distinct tiles", {"extra": extra, "missing": missing})  # fmt: skip
+    props.cover("MOON-INV-1", "MOON-SETUP-2")
+
+
+@checks("MOON-INV-1", "MOON-SETUP-2", "MOON-INV-8")
+def every_tile_once(props: MoonProperties, step: Step) -> None:
+    conservation(props, step.after)
+    before, after = step.before, step.after
+    hand_over = before.phase == "play" and after.phase != "play"
+    if not hand_over:
+        props.expect("MOON-INV-8", after.scores == before.scores,
+                     "scores change only when a hand is scored at the end of its seventh trick",
+                     before.scores, after.scores)  # fmt: skip
+
+
+@checks("MOON-DEAL-1", "MOON-INV-2", "MOON-BID-1", "MOON-BID-2", "MOON-INV-3", "MOON-INV-10")
+def the_deal(props: MoonProperties, step: Step) -> None:
+    """After a deal: hands and widow as sent, bidding opens at the rotating first-bidder seat."""
+    if step.kind != "deal":
+        return
+    before, after, move = step.before, step.after, step.move
+    hands = [Counter(_hand(after, s)) for s in range(N)]
+    props.expect("MOON-DEAL-1", hands == [Counter(h) for h in move["hands"]] and after.zone("widow") == [move["widow"]],
+                 "each seat holds the 7 tiles dealt to it and the 22nd tile is the widow",
+                 {"hands": move["hands"], "widow": [move["widow"]]},
+                 {"hands": [_hand(after, s) for s in range(N)], "widow": after.zone("widow")})  # fmt: skip
+    rest = {z: after.zone(z) for z in ("discarded", "trick", "won/0", "won/1", "won/2") if after.zone(z)}
+    props.expect("MOON-INV-2", all(sum(h.values()) == HAND for h in hands) and len(after.zone("widow")) == 1 and not rest,
+                 "after the deal the hands hold 7/7/7, the widow 1, and nothing lies elsewhere",
+                 {"hands": [7, 7, 7], "widow": 1, "elsewhere": {}},
+                 {"hands": [sum(h.values()) for h in hands], "widow": len(after.zone("widow")), "elsewhere": rest})  # fmt: skip
+    rnd = before.get("round", 0) + 1
+    props.expect("MOON-DEAL-1", after.get("round") == rnd, "each deal (a void hand's too) counts one more round", rnd, after.get("round"))
+    # MOON-BID-1: the first hand opens left of the dealer; every later hand (void ones too) one seat on
+    opener = (props.setup.dealer + 1 + props.hands_dealt) % N
+    props.hands_dealt += 1
+    props.opener = opener
+    props.expect("MOON-BID-1", after.phase == "bid" and after.to_act == opener and after.get("first_bidder") == opener,
+                 f"hand {props.hands_dealt} is bid first by seat {opener}: left of the first dealer, one seat clockwise per hand dealt before",
+                 {"phase": "bid", "to_act": opener, "first_bidder": opener},
+                 {"phase": after.phase, "to_act": after.to_act, "first_bidder": after.get("first_bidder")})  # fmt: skip
+    props.expect("MOON-BID-2", list(after.get("bids") or []) == [None] * N,
+                 "a fresh hand starts with no bidding action taken", [None] * N, after.get("bids"))  # fmt: skip
+    props.expect("MOON-INV-3", after.get("declarer") is None and after.get("contract") is None,
+                 "a fresh hand has no declarer and no contract before bidding",
+                 {"declarer": None, "contract": None}, {"declarer": after.get("declarer"), "contract": after.get("contract")})  # fmt: skip
+    if props.hands_dealt > 1:
+        props.cover("MOON-INV-10")  # the game went on to another hand: no hand cap
+    props.dealt = hands
+    props.widow = move["widow"]
+    props.bids = [None] * N
+    props.declarer, props.bid, props.contract = None, 0, None
+    props.tricks = [0] * N
+    props.plays = 0
+
+
+@checks("MOON-BID-2", "MOON-BID-4", "MOON-BID-5", "MOON-BID-6", "MOON-INV-3", "MOON-WIDOW-1", "MOON-INV-4")
+def bidding_outcome(props: MoonProperties, step: Step) -> None:
+    """After a bid or pass: the auction goes on, closes on a declarer, or (all pass) voids the hand."""
+    before, after = step.before, step.after
+    if before.phase != "bid" or step.kind not in ("bid", "pass"):
+        return
+    seat = before.to_act
+    assert seat is not None
+    value = step.move.get("value") if step.kind == "bid" else "pass"
+    props.bids[seat] = value
+    acted = sum(1 for b in props.bids if b is not None)
+    high = _high(props.bids)
+    closed = value == SHOOT or acted == N
+    if not closed:
+        props.expect("MOON-BID-2", after.phase == "bid" and after.to_act == (seat + 1) % N,
+                     "after a bid or pass below 21 the next seat clockwise bids (each seat once)",
+                     {"phase": "bid", "to_act": (seat + 1) % N}, {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
+        props.expect("MOON-INV-3", list(after.get("bids") or []) == props.bids,
+                     "`bids` records each action of the hand", props.bids, after.get("bids"))  # fmt: skip
+        return
+    if high == 0:
+        # MOON-BID-6: all three passed; only possible under redeal (forced_bid forbids the third pass)
+        props.expect("MOON-BID-6", after.phase == "deal" and after.get("declarer") is None and after.scores == before.scores,
+                     "when all three pass the hand is void: no declarer, no score, a fresh deal",
+                     {"phase": "deal", "declarer": None, "scores": before.scores},
+                     {"phase": after.phase, "declarer": after.get("declarer"), "scores": after.scores})  # fmt: skip
+        props.cover("MOON-INV-3")
+        return
+    declarer = props.bids.index(high)
+    clause = "MOON-BID-4" if value == SHOOT and acted < N else "MOON-BID-5"
+    msg = ("a bid of 21 ends the bidding at once; its bidder is declarer" if clause == "MOON-BID-4"
+           else "after three actions the highest bidder is the declarer")  # fmt: skip
+    props.expect(clause, after.phase == "discard" and after.to_act == declarer and after.get("declarer") == declarer,
+                 msg, {"phase": "discard", "to_act": declarer, "declarer": declarer},
+                 {"phase": after.phase, "to_act": after.to_act, "declarer": after.get("declarer")})  # fmt: skip
+    props.expect("MOON-INV-3", list(after.get("bids") or []) == props.bids,
+                 "`bids` records each action of the hand (seats after a 21 never act)", props.bids, after.get("bids"))  # fmt: skip
+    props.declarer, props.bid = declarer, high
+    # MOON-WIDOW-1: the declarer now holds the widow, 8 tiles; the others are unchanged
+    want = [props.dealt[s] + (Counter([props.widow]) if s == declarer and props.widow else Counter()) for s in range(N)]
+    got = [Counter(_hand(after, s)) for s in range(N)]
+    props.expect("MOON-WIDOW-1", got == want and not after.zone("widow"),
+                 "the declarer adds the widow to the 7 dealt tiles (8 tiles); the other hands are unchanged",
+                 [sorted(w.elements()) for w in want], {"hands": [sorted(g.elements()) for g in got], "widow": after.zone("widow")})  # fmt: skip
+    props.cover("MOON-INV-4")
+
+
+@checks("MOON-BID-2", "MOON-BID-3", "MOON-BID-6", "MOON-INV-3")
+def bidding_moves(props: MoonProperties, step: Step) -> None:
+    """Whose turn it is to bid, and exactly which bids (and pass) are open to them."""
+    after = step.after
+    if after.phase != "bid":
+        return
+    acted = sum(1 for b in props.bids if b is not None)
+    seat = (props.opener + acted) % N
+    props.expect("MOON-BID-2", after.to_act == seat,
+                 "bidding runs clockwise from the first bidder, one action each",
+                 seat, after.to_act)  # fmt: skip
+    props.expect("MOON-INV-3", after.get("declarer") is None, "nobody is declarer while bidding goes on", None, after.get("declarer"))
+    high = _high(props.bids)
+    want_bids = {v for v in BIDS if v > high}
+    got_bids = {m.get("value") for m in after.moves if m.get("type") == "bid"}
+    props.expect("MOON-BID-3", got_bids == want_bids,
+                 f"the open bids are the values of {{4,5,6,7,21}} above the high bid {high or 'none'}",
+                 sorted(want_bids), sorted(got_bids, key=str))  # fmt: skip
+    forced = props.all_pass == "forced_bid" and acted == N - 1 and all(b in (None, "pass") for b in props.bids)
+    has_pass = any(m.get("type") == "pass" for m in after.moves)
+    others = [m for m in after.moves if m.get("type") not in ("bid", "pass")]
+    if forced:
+        props.expect("MOON-BID-6", not has_pass, "under all_pass=forced_bid the third bidder may not pass after two passes",
+                     "no pass", "pass listed")  # fmt: skip
+    else:
+        props.expect("MOON-BID-2", has_pass, "every bidder may pass (unless forced)", "pass listed", "no pass")
+    props.expect("MOON-BID-2", not others, "during bidding the only moves are bid and pass", [], others[:3])
+
+
+@checks("MOON-WIDOW-1", "MOON-INV-4", "MOON-TRUMP-1")
+def widow_and_trump(props: MoonProperties, step: Step) -> None:
+    """The discard (one of the 8 tiles, any of them) and the trump choice."""
+    before, after = step.before, step.after
+    if after.phase == "discard":
+        d = props.declarer
+        hand = set(_hand(after, d)) if d is not None else set()
+        got = {m.get("tile") for m in after.moves if m.get("type") == "discard"}
+        props.expect("MOON-WIDOW-1", got == hand and len(after.moves) == len(hand),
+                     "the declarer discards exactly one of their 8 tiles, any of them (the widow included)",
+                     sorted(hand), sorted(str(m) for m in after.moves)[:10])  # fmt: skip
+    if step.kind == "discard" and before.phase == "discard":
+        d = before.to_act
+        t = step.move["tile"]
+        want = [Counter(_hand(before, s)) - (Counter([t]) if s == d else Counter()) for s in range(N)]
+        got = [Counter(_hand(after, s)) for s in range(N)]
+        props.expect("MOON-INV-4", got == want and after.zone("discarded") == [t] and sum(want[d].values()) == HAND,
+                     "after the exchange the declarer holds 7, the discard holds the one tile discarded, the others are unchanged",
+                     {"hand": sorted(want[d].elements()), "discarded": [t]},
+                     {"hand": sorted(got[d].elements()) if d is not None else None, "discarded": after.zone("discarded")})  # fmt: skip
+        props.expect("MOON-WIDOW-1", after.phase == "trump" and after.to_act == d,
+                     "after the discard the declarer names trumps", {"phase": "trump", "to_act": d},
+                     {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
+        if t == props.widow:
+            props.cover("MOON-WIDOW-1")
+    if after.phase == "trump":
+        want_s = set(range(7)) | {"none"} | ({"doubles"} if props.doubles_ok else set())
+        got_s = [m.get("suit") for m in after.moves if m.get("type") == "trump"]
+        props.expect("MOON-TRUMP-1", set(got_s) == want_s and len(after.moves) == len(want_s),
+                     "the declarer names a number 0-6, no trump, or doubles (only if doubles_trump is on)",
+                     sorted(want_s, key=str), sorted(got_s, key=str))  # fmt: skip
+    if step.kind == "trump" and before.phase == "trump":
+        props.contract = step.move["suit"]
+        props.expect("MOON-TRUMP-1", after.get("contract") == props.contract and after.phase == "play",
+                     "the named contract holds for the hand's play", {"contract": props.contract, "phase": "play"},
+                     {"contract": after.get("contract"), "phase": after.phase})  # fmt: skip
+        props.expect("MOON-LEAD-1", after.to_act == props.declarer and not after.zone("trick"),
+                     "the declarer leads the first trick", props.declarer, after.to_act)  # fmt: skip
+        props.cover("MOON-INV-6")
+
+
+@checks("MOON-LEAD-1", "MOON-LEAD-2", "MOON-LEAD-3", "MOON-FOLLOW-1", "MOON-FOLLOW-2", "MOON-FOLLOW-3",
+        "MOON-TRUMP-2", "MOON-TRUMP-3", "MOON-TRUMP-4", "MOON-INV-5", "MOON-INV-6", "CONTRACT-TURN-1")  # fmt: skip
+def who_plays_what(props: MoonProperties, step: Step) -> None:
+    """During play: the seat to act, and exactly the tiles it may play."""
+    after = step.after
+    if after.phase != "play":
+        return
+    seat = after.to_act
+    assert seat is not None
+    contract = after.get("contract")
+    props.expect("MOON-TRUMP-1", contract == props.contract, "the contract stays as named for the whole hand", props.contract, contract)
+    trick = after.zone("trick")
+    seats = list(after.get("trick_seats") or [])
+    if trick:
+        props.expect("MOON-INV-6", len(seats) == len(trick) and after.get("leader") == seats[0] and seat == (seats[-1] + 1) % N,
+                     "a trick is played clockwise from its leader, one tile per seat",
+                     {"to_act": (seats[-1] + 1) % N if seats else None, "leader": seats[0] if seats else None},
+                     {"to_act": seat, "leader": after.get("leader"), "trick_seats": seats})  # fmt: skip
+    hand = _hand(after, seat)
+    want = legal_plays(hand, trick, contract)
+    got = {m.get("tile") for m in after.moves if m.get("type") == "play"}
+    ok = got == set(want) and len(after.moves) == len(want)
+    if trick:
+        s = led_suit(trick[0], contract)
+        if s == "T":
+            base = "MOON-FOLLOW-1" if any(is_trump(t, contract) for t in hand) else "MOON-FOLLOW-3"
+            props.cover("MOON-LEAD-2")
+        else:
+            base = "MOON-FOLLOW-2" if any(follows(t, s, contract) for t in hand) else "MOON-FOLLOW-3"
+            props.cover("MOON-LEAD-3")
+        props.cover(base, "MOON-INV-5")
+        if contract == "doubles":
+            props.cover("MOON-TRUMP-3")
+        elif contract == "none":
+            props.cover("MOON-TRUMP-4")
+        else:
+            props.cover("MOON-TRUMP-2")
+        clause = base if ok else follow_clause(hand, trick, contract, got)
+        what = (f"the led tile {trick[0]} calls for " + ("trumps" if s == "T" else f"{s}s")
+                + f" under contract {contract!r}: play a following tile if held, else any tile")  # fmt: skip
+    else:
+        clause, what = "MOON-LEAD-1", "any tile in hand may be led"
+    props.expect(clause, ok, what, sorted(want), sorted((str(m.get("tile")) if m.get("type") == "play" else str(m)) for m in after.moves))
+
+
+@checks("MOON-INV-5", "MOON-WIN-1", "MOON-WIN-2", "MOON-RANK-1", "MOON-RANK-2", "MOON-RANK-3",
+        "MOON-INV-6", "MOON-INV-7", "CONTRACT-TURN-1")  # fmt: skip
+def trick_play(props: MoonProperties, step: Step) -> None:
+    """A play: the tile leaves the hand; the trick grows clockwise or goes to its winner."""
+    before, after = step.before, step.after
+    if step.kind != "play" or before.phase != "play":
+        return
+    seat, t = before.to_act, step.move["tile"]
+    assert seat is not None
+    contract = props.contract
+    props.expect("MOON-INV-5", t in _hand(before, seat), "a play is a tile from the player's own hand", "a held tile", t)
+    props.plays += 1
+    trick = before.zone("trick") + [t]
+    seats = list(before.get("trick_seats") or []) + [seat]
+    if len(trick) < N:
+        props.expect("MOON-INV-6", after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
+                     "the tile joins the trick in play order", {"trick": trick, "trick_seats": seats},
+                     {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")})  # fmt: skip
+        props.expect("CONTRACT-TURN-1", after.phase == "play" and after.to_act == (seat + 1) % N,
+                     "play passes to the left", (seat + 1) % N, after.to_act)  # fmt: skip
+        return
+    w = trick_winner(trick, contract)
+    winner = seats[w]
+    last = props.plays == N * TRICKS
+    gains = {s: _gain(after, before, f"won/{s}") for s in range(N)}
+    observable = not last or sum(len(after.zone(f"won/{s}")) for s in range(N)) == N * TRICKS
+    got = None
+    if observable:
+        takers = [s for s in range(N) if gains[s]]
+        got = takers[0] if len(takers) == 1 and gains[takers[0]] == Counter(trick) else None
+        if got is None:
+            props.expect("MOON-INV-6", False, "the completed trick goes whole onto one won stack",
+                         {f"won/{winner}": sorted(trick)}, {f"won/{s}": sorted(g.elements()) for s, g in gains.items() if g})  # fmt: skip
+        trumps = [x for x in trick if is_trump(x, contract)]
+        if trumps:
+            if len(trumps) > 1:
+                props.cover("MOON-RANK-3" if contract == "doubles" else "MOON-RANK-2")
+        elif sum(1 for x in trick if follows(x, led_suit(trick[0], contract), contract)) > 1:
+            props.cover("MOON-RANK-1")
+        clause = "MOON-WIN-1" if got in (winner, None) else winner_clause(trick, contract, seats.index(got))
+        props.expect(clause, got in (winner, None),
+                     f"under contract {contract!r} the trick {trick} is won by {trick[w]}: the highest trump, else the highest tile of the led suit",
+                     {"winner": winner, "tile": trick[w]}, {"winner": got, "tile": trick[seats.index(got)] if got is not None else None})  # fmt: skip
+    props.tricks[got if got is not None else winner] += 1
+    if not last:
+        props.expect("MOON-WIN-2", after.phase == "play" and after.to_act == (winner if got is None else got) and not after.zone("trick"),
+                     "the trick winner leads the next trick", {"phase": "play", "to_act": got},
+                     {"phase": after.phase, "to_act": after.to_act, "trick": after.zone("trick")})  # fmt: skip
+        return
+    props.expect("MOON-WIN-2", after.phase in ("deal", "over"),
+                 "a hand is exactly 7 tricks of 3 tiles: after the 21st tile the hand is over",
+                 "deal or over", after.phase)  # fmt: skip
+    hands = {s: _hand(after, s) for s in range(N) if _hand(after, s)}
+    props.expect("MOON-INV-7", not hands and sum(props.tricks) == TRICKS,
+                 "after 7 tricks every hand is empty and the trick counts add up to 7",
+                 {"hands": {}, "tricks": TRICKS}, {"hands": hands, "tricks": sum(props.tricks)})  # fmt: skip
+
+
+@checks("MOON-SCORE-1", "MOON-SCORE-2", "MOON-SCORE-3", "MOON-INV-8", "MOON-END-1", "MOON-END-2", "MOON-INV-9", "MOON-INV-10")
+def hand_end(props: MoonProperties, step: Step) -> None:
+    """Scoring after the seventh trick, then the next deal or the end of the game."""
+    before, after = step.before, step.after
+    if after.phase == "over" and not (before.phase == "play" and step.kind == "play"):
+        props.expect("MOON-END-1", False, "the game can only end when a hand is scored", before.phase, "over")
+    if before.phase != "play" or after.phase == "play" or step.kind != "play":
+        return
+    d, b = props.declarer, props.bid
+    if d is None:
+        return
+    old, new = before.scores, after.scores
+    k = props.tricks[d]
+    made = k >= b if b != SHOOT else k == TRICKS
+    if b == SHOOT and made and props.shoot == "wins_game":
+        props.expect("MOON-SCORE-2", after.phase == "over" and (after.get("result") or {}).get("winners") == [d] and new == old,
+                     "a made 21 (all 7 tricks) wins the game at once for the declarer; the scores stay as they were",
+                     {"phase": "over", "winners": [d], "scores": old},
+                     {"phase": after.phase, "result": after.get("result"), "scores": new})  # fmt: skip
+        return
+    want = list(old)
+    want[d] += (SHOOT if made else -SHOOT) if b == SHOOT else (b if made else -b)
+    for s in range(N):
+        if s != d:
+            want[s] += props.tricks[s]
+    dclause = "MOON-SCORE-2" if b == SHOOT else "MOON-SCORE-1"
+    props.expect(dclause, new[d] == want[d],
+                 f"the declarer bid {b} and took {k}: " + ("made, scores the bid exactly" if made else "failed, loses the bid")
+                 + (" (scores_21: a made 21 scores 21)" if b == SHOOT and made else ""),
+                 want[d] - old[d], new[d] - old[d])  # fmt: skip
+    props.expect("MOON-SCORE-3", all(new[s] == want[s] for s in range(N) if s != d),
+                 "each opponent scores one point per trick won",
+                 [want[s] - old[s] if s != d else None for s in range(N)],
+                 [new[s] - old[s] if s != d else None for s in range(N)])  # fmt: skip
+    props.expect("MOON-INV-8", all(new[s] >= old[s] for s in range(N) if s != d),
+                 "non-declarers' totals never go down", old, new)  # fmt: skip
+    # the end rule, stated on the engine's own new totals
+    top = max(new)
+    leaders = [s for s in range(N) if new[s] == top]
+    ends = top >= props.target and len(leaders) == 1
+    result = after.get("result") or {}
+    if ends:
+        props.expect("MOON-END-1", after.phase == "over" and result.get("winners") == leaders,
+                     f"a unique highest total at or above {props.target} wins and ends the game",
+                     {"phase": "over", "winners": leaders}, {"phase": after.phase, "result": after.get("result")})  # fmt: skip
+    elif top >= props.target:
+        props.expect("MOON-END-2", after.phase == "deal",
+                     f"the highest total ({top}) is shared by seats {leaders}: another hand is played",
+                     "deal", after.phase)  # fmt: skip
+    else:
+        props.expect("MOON-END-1", after.phase == "deal",
+                     f"nobody has reached {props.target}: another hand is played", "deal", after.phase)  # fmt: skip
+    if after.phase == "deal":
+        props.cover("MOON-INV-10")
+    props.expect("MOON-INV-9", not props.reached or top >= props.target,
+                 f"once the top total has reached {props.target} it never falls below it again (only the declarer loses, and a tie at the top leaves a non-declarer there)",
+                 f">= {props.target}", new)  # fmt: skip
+    props.reached = props.reached or top >= props.target

@@ -1,0 +1,96 @@
+"""``ruleproof serve``: the reference engines as an engine behind a pipe.
+
+This is the whole wire side of the contract (protocol.md §1), and the example
+to copy when writing an engine in another language: read one JSON-RPC request
+per line from stdin, write exactly one response line to stdout and flush,
+log to stderr only.  ``bye`` is answered ``{}`` and ends the process.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from typing import Any, BinaryIO
+
+import orjson
+
+from ruleproof.engine import BadRequest, EngineError, JSONObject
+
+PARSE_ERROR, INVALID_REQUEST, UNKNOWN_METHOD, INTERNAL = -32700, -32600, -32601, -32603
+
+
+def serve(games: list[str] | None = None, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
+    """Serve the reference engine (only ``games`` when given) until ``bye`` or EOF; the exit status."""
+    from ruleproof.reference import ReferenceEngine, rules_for
+
+    inp = stdin or sys.stdin.buffer
+    out = stdout or sys.stdout.buffer
+    if stdout is None:
+        sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream
+    engine = ReferenceEngine([rules_for(g) for g in games] if games else None)
+    for line in inp:
+        request_id, reply, done = handle(engine, line)
+        if reply is not None:
+            out.write(orjson.dumps({"jsonrpc": "2.0", "id": request_id, **reply}) + b"\n")
+            out.flush()
+        if done:
+            return 0
+    return 0  # EOF: the kit has gone
+
+
+def handle(engine: Any, line: bytes) -> tuple[Any, JSONObject | None, bool]:
+    """One request line -> (id, {"result": ...} or {"error": ...} or None for a notification, bye?)."""
+    try:
+        request = orjson.loads(line)
+    except orjson.JSONDecodeError as err:
+        return None, error(PARSE_ERROR, f"parse error: {err}", "bad_request"), False
+    if not isinstance(request, dict) or request.get("jsonrpc") != "2.0" or not isinstance(request.get("method"), str):
+        return None, error(INVALID_REQUEST, "invalid request: need jsonrpc '2.0' and a string method", "bad_request"), False
+    request_id, method, params = request.get("id"), request["method"], request.get("params", {})
+    if "id" not in request:
+        return None, None, False  # a JSON-RPC notification gets no answer (the kit never sends one)
+    if not isinstance(params, dict):
+        return request_id, error(INVALID_REQUEST, "invalid request: params must be an object", "bad_request"), False
+    try:
+        return request_id, {"result": call(engine, method, params)}, method == "bye"
+    except EngineError as err:
+        return request_id, {"error": err.to_error()}, False
+    except Exception as exc:  # the engine failed: say so, log the traceback, keep serving
+        traceback.print_exc(file=sys.stderr)
+        return request_id, error(INTERNAL, f"{type(exc).__name__}: {exc}", "internal"), False
+
+
+def call(engine: Any, method: str, params: JSONObject) -> JSONObject:
+    """Dispatch one method of protocol.md §2 to the in-process engine."""
+    if method == "hello":
+        return engine.hello()
+    if method == "new_game":
+        game, players, dealer = param(params, "game", str), param(params, "players", int), param(params, "dealer", int)
+        options = params.get("options", {})
+        return {"state": engine.new_game(game, players, dealer, options)}
+    if method == "legal_moves":
+        return {"moves": engine.legal_moves()}
+    if method == "apply":
+        return {"state": engine.apply(param(params, "move", dict))}
+    if method == "state":
+        return {"state": engine.state()}
+    if method == "bye":
+        return {}
+    raise UnknownMethod(f"unknown method {method!r}")
+
+
+def param(params: JSONObject, name: str, kind: type) -> Any:
+    """A required param of the right JSON type, else bad_request."""
+    value = params.get(name)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise BadRequest(f"params.{name}: {'missing' if value is None else f'{value!r} has the wrong JSON type'}")
+    return value
+
+
+class UnknownMethod(EngineError):
+    kind = "unsupported"
+    code = UNKNOWN_METHOD
+
+
+def error(code: int, message: str, kind: str) -> JSONObject:
+    return {"error": {"code": code, "message": message, "data": {"kind": kind}}}

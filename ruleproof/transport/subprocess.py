@@ -1,0 +1,304 @@
+"""An ``Engine`` behind a pipe: JSON-RPC 2.0 over a child's stdin/stdout (protocol.md §1).
+
+``SubprocessEngine(argv)`` starts the engine without a shell and speaks one
+request per line, one response per line, strictly one request in flight.  It
+never hangs: stdout is read non-blocking under a per-call deadline, each line
+is capped in length, and stderr is drained continuously by a thread into a
+bounded tail (a child flooding its log never blocks).  Contract errors come
+back as the kit's ``EngineError`` kinds; anything outside the contract raises
+``AdapterBroken`` (``timeout``, ``exited``, ``not_json``, ``wrong_id``,
+``extra_output``, ``too_long``, ``bad_response``) with what was sent, what came
+back and the tail of the engine's stderr.  After such a break the child is
+killed and every later call raises the same error at once.
+
+The child is always reaped: by ``close()`` (``bye``, then terminate, then
+kill), by the context manager, and (by a ``weakref.finalize``) on garbage collection and at interpreter exit.  POSIX only (it
+relies on ``select`` on pipes).
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import subprocess
+import threading
+import time
+import weakref
+from typing import Any, Sequence
+
+import orjson
+
+from ruleproof import PROTOCOL_VERSION
+from ruleproof.engine import AdapterBroken, JSONObject, Move, State, error_from_wire
+
+MAX_LINE = 4 * 1024 * 1024  # bytes in one response line
+STDERR_TAIL = 64 * 1024  # bytes of the engine's log kept for reports
+SHOWN = 2000  # characters of an offending line kept in a report
+START_GRACE = 5.0  # the first call includes the engine's start-up: at least this long
+
+
+class SubprocessEngine:
+    """The ``Engine`` protocol over a child process speaking JSON-RPC on stdio."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float = 10.0,
+        max_line: int = MAX_LINE,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.argv = list(argv)
+        self.timeout = timeout
+        self.max_line = max_line
+        self._limit = timeout  # the current call's timeout, for messages
+        self._id = 0
+        self._buf = bytearray()
+        self._broken: AdapterBroken | None = None
+        self._closed = False
+        self._tail = bytearray()
+        self._tail_lock = threading.Lock()
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                bufsize=0, cwd=cwd, env=env, close_fds=True,
+            )  # fmt: skip
+        except OSError as err:
+            raise AdapterBroken("exited", f"could not start the engine {self.argv!r}: {err}") from None
+        self.pid = self.proc.pid
+        self._out = self.proc.stdout.fileno()  # type: ignore[union-attr]
+        self._in = self.proc.stdin.fileno()  # type: ignore[union-attr]
+        os.set_blocking(self._out, False)
+        os.set_blocking(self._in, False)
+        self._sel = selectors.DefaultSelector()
+        self._sel.register(self._out, selectors.EVENT_READ)
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, name=f"engine-stderr-{self.pid}", daemon=True)
+        self._stderr_thread.start()
+        # reaped even if close() is never called: on garbage collection and at interpreter exit
+        self._finalizer = weakref.finalize(self, _reap, self.proc, 0.0)
+
+    # -- the Engine protocol ---------------------------------------------------------
+    def hello(self) -> JSONObject:
+        return self._call("hello", {"protocol": PROTOCOL_VERSION})
+
+    def new_game(self, game: str, players: int, dealer: int, options: JSONObject) -> State:
+        return self._field(self._call("new_game", {"game": game, "players": players, "dealer": dealer, "options": options}), "state")
+
+    def legal_moves(self) -> list[Move]:
+        return self._field(self._call("legal_moves", {}), "moves")
+
+    def apply(self, move: Move) -> State:
+        return self._field(self._call("apply", {"move": move}), "state")
+
+    def state(self) -> State:
+        return self._field(self._call("state", {}), "state")
+
+    def close(self) -> None:
+        """Say ``bye``, give the child a moment to exit, then terminate/kill it; always reap."""
+        if self._closed:
+            return
+        self._closed = True
+        proc = self.proc
+        if self._broken is None and proc.poll() is None:
+            try:
+                self._exchange("bye", {}, min(self.timeout, 2.0))
+            except AdapterBroken:
+                pass
+        try:
+            proc.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+        _reap(proc, grace=1.0)
+        self._stderr_thread.join(timeout=1.0)
+        self._sel.close()
+        try:
+            proc.stdout.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+        self._finalizer.detach()
+
+    def __enter__(self) -> "SubprocessEngine":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- diagnostics -----------------------------------------------------------------
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.poll()
+
+    def stderr_tail(self) -> str:
+        with self._tail_lock:
+            return self._tail.decode("utf-8", "replace")
+
+    # -- the wire ----------------------------------------------------------------------
+    def _call(self, method: str, params: JSONObject) -> Any:
+        if self._broken is not None:
+            raise self._broken
+        if self._closed:
+            raise AdapterBroken("exited", f"{method} called after close()", sent={"method": method, "params": params})
+        try:
+            return self._exchange(method, params, self.timeout if self._id else max(self.timeout, START_GRACE))
+        except AdapterBroken as broken:
+            self._break(broken)
+            raise
+        except BaseException:  # KeyboardInterrupt mid-call: the wire is out of step, end the child
+            self._break(None)
+            raise
+
+    def _exchange(self, method: str, params: JSONObject, timeout: float) -> Any:
+        self._id += 1
+        ident = self._id
+        request = {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
+        self._limit = timeout
+        deadline = time.monotonic() + timeout
+        self._check_quiet(request)
+        self._write(orjson.dumps(request) + b"\n", request, deadline)
+        line = self._readline(request, deadline)
+        try:
+            reply = orjson.loads(line)
+        except orjson.JSONDecodeError as err:
+            raise self._fail("not_json", f"the answer to {method} is not JSON ({err})", request, _shown(line)) from None
+        if not isinstance(reply, dict) or reply.get("jsonrpc") != "2.0":
+            raise self._fail("bad_response", f"the answer to {method} is not a JSON-RPC 2.0 response object", request, reply)
+        if reply.get("id") != ident:
+            got = reply.get("id")
+            if isinstance(got, int) and 0 < got < ident:
+                raise self._fail("extra_output", f"a second response to request {got} arrived while waiting for {method} (id {ident})", request, reply)
+            raise self._fail("wrong_id", f"the answer to {method} has id {got!r}, expected {ident}", request, reply)
+        if self._buf:  # more than one line came back at once
+            raise self._fail("extra_output", f"the engine wrote more than one line in answer to {method}", request, _shown(bytes(self._buf)))
+        if ("result" in reply) == ("error" in reply):
+            raise self._fail("bad_response", f"the answer to {method} must have exactly one of result and error", request, reply)
+        if "error" in reply:
+            error = reply["error"]
+            if not isinstance(error, dict) or not isinstance(error.get("code"), int) or not isinstance(error.get("message"), str):
+                raise self._fail("bad_response", f"the error answering {method} needs an integer code and a string message", request, reply)
+            raise error_from_wire(error)
+        return reply["result"]
+
+    def _field(self, result: Any, name: str) -> Any:
+        if not isinstance(result, dict) or name not in result:
+            sent = {"id": self._id}
+            raise self._break(AdapterBroken("bad_response", f"the result must be an object with {name!r}", sent=sent, received=result, stderr=self.stderr_tail()))
+        return result[name]
+
+    def _check_quiet(self, request: JSONObject) -> None:
+        """Between calls the engine must be silent: anything waiting is unsolicited output."""
+        if not self._buf:
+            try:
+                chunk = os.read(self._out, 65536)
+            except BlockingIOError:
+                return
+            if not chunk:
+                raise self._exited(request, "between calls")
+            self._buf += chunk
+        raise self._fail("extra_output", "the engine wrote a line nobody asked for (a second response?) before this call", request, _shown(bytes(self._buf)))
+
+    def _write(self, data: bytes, request: JSONObject, deadline: float) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(self._in, view)
+            except BlockingIOError:
+                n = 0
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._exited(request, "before reading the request") from None
+            view = view[n:]
+            if view:
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    raise self._fail("timeout", f"the engine did not read the {request['method']} request within {self._limit}s", request, None)
+                with selectors.DefaultSelector() as sel:
+                    sel.register(self._in, selectors.EVENT_WRITE)
+                    sel.select(wait)
+
+    def _readline(self, request: JSONObject, deadline: float) -> bytes:
+        buf = self._buf
+        start = 0
+        while True:
+            nl = buf.find(b"\n", start)
+            if nl >= 0:
+                line = bytes(buf[:nl])
+                del buf[: nl + 1]
+                return line
+            if len(buf) > self.max_line:
+                raise self._fail("too_long", f"the answer to {request['method']} exceeds {self.max_line} bytes without a newline", request, _shown(bytes(buf[:SHOWN])))
+            start = len(buf)
+            try:
+                chunk = os.read(self._out, 1 << 20)
+            except BlockingIOError:
+                wait = deadline - time.monotonic()
+                if wait <= 0 or not self._sel.select(wait):
+                    if time.monotonic() >= deadline:
+                        raise self._fail("timeout", f"no answer to {request['method']} within {self._limit}s", request, _shown(bytes(buf)) or None) from None
+                continue
+            if not chunk:
+                raise self._exited(request, f"while answering {request['method']}", partial=bytes(buf))
+            buf += chunk
+
+    # -- failures ----------------------------------------------------------------------
+    def _fail(self, kind: str, message: str, request: JSONObject, received: Any) -> AdapterBroken:
+        return AdapterBroken(kind, message, sent=request, received=received, stderr=self.stderr_tail())
+
+    def _exited(self, request: JSONObject, when: str, partial: bytes = b"") -> AdapterBroken:
+        try:
+            code = self.proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None  # closed its stdout but lives on
+        status = f"status {code}" if code is None or code >= 0 else f"signal {-code}"
+        what = "closed its stdout" if code is None else f"exited with {status}"
+        self._stderr_thread.join(timeout=0.5)  # let the last of the log arrive
+        return self._fail("exited", f"the engine {what} {when}", request, _shown(partial) or None)
+
+    def _break(self, broken: AdapterBroken | None) -> AdapterBroken | None:
+        """The wire is out of step: remember why, and end the child now."""
+        if broken is not None and self._broken is None:
+            self._broken = broken
+        elif self._broken is None:
+            self._broken = AdapterBroken("interrupted", "a call was interrupted; the engine was stopped")
+        _reap(self.proc, grace=0.0)
+        return broken
+
+    def _drain_stderr(self) -> None:
+        fd = self.proc.stderr.fileno()  # type: ignore[union-attr]
+        try:
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                with self._tail_lock:
+                    self._tail += chunk
+                    if len(self._tail) > 2 * STDERR_TAIL:
+                        del self._tail[: len(self._tail) - STDERR_TAIL]
+        except OSError:
+            pass
+        finally:
+            try:
+                self.proc.stderr.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+
+
+def _shown(data: bytes) -> str:
+    text = data.decode("utf-8", "replace")
+    return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(data)} bytes)"
+
+
+def _reap(proc: subprocess.Popen[bytes], grace: float) -> None:
+    """Wait up to ``grace`` seconds, then terminate, then kill; never leave a zombie."""
+    if proc.poll() is not None:
+        return
+    try:
+        proc.wait(timeout=grace) if grace > 0 else None
+    except subprocess.TimeoutExpired:
+        pass
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

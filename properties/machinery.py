@@ -116,6 +116,8 @@ class Trace:
     game: str
     events: tuple[Event, ...]
     finding: Finding | None = None
+    # clauses already known to fail when this trace was recorded: replay skips them too
+    ignored: tuple[str, ...] = ()
 
     def moves(self) -> list[JSONObject]:
         return [e.to_json() for e in self.events]
@@ -125,6 +127,7 @@ class Trace:
             "ruleproof_trace": 1,
             "game": self.game,
             "violation": self.finding.to_json() if self.finding else None,
+            "ignoring": list(self.ignored),
             "steps": self.moves(),
         }
 
@@ -132,7 +135,8 @@ class Trace:
     def from_json(cls, data: JSONObject) -> "Trace":
         v = data.get("violation")
         finding = Finding(v["clause"], v.get("message", ""), v.get("expected"), v.get("got")) if v else None
-        return cls(data["game"], tuple(Event.from_json(s) for s in data["steps"]), finding)
+        events = tuple(Event.from_json(s) for s in data["steps"])
+        return cls(data["game"], events, finding, tuple(data.get("ignoring", ())))
 
 
 def move_key(move: Any) -> bytes:
@@ -369,7 +373,7 @@ class Session:
 
     # -- trace -----------------------------------------------------------------------
     def trace(self, finding: Finding | None = None) -> Trace:
-        return Trace(self.props_cls.game, tuple(self.events), finding)
+        return Trace(self.props_cls.game, tuple(self.events), finding, tuple(sorted(self.coverage.disabled)))
 
     def violation(self, finding: Finding) -> Violation:
         return Violation(finding, self.trace(finding))

@@ -44,7 +44,8 @@ class Certificate:
         return shlex.join(["ruleproof", "replay", path, *self.engine_args])
 
     def trace_file(self, game: str, clause: str) -> str | None:
-        return dict(self.trace_files).get(f"{game}:{clause}")
+        """The first saved trace of this clause (a clause can fail in several fixtures)."""
+        return next((path for key, path in self.trace_files if key == f"{game}:{clause}"), None)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -84,6 +85,10 @@ def write_traces(reports: Iterable[GameReport], folder: Path, engine: dict[str, 
         for f in r.failures:
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / f"{r.game}-{f.finding.clause}.json"
+            n = 1
+            while str(path) in {p for _, p in saved}:
+                n += 1
+                path = folder / f"{r.game}-{f.finding.clause}-{n}.json"
             data = {**f.trace.to_json(), "engine": engine, "source": f.source}
             path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
             saved.append((f"{r.game}:{f.finding.clause}", str(path)))

@@ -243,6 +243,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EngineError as exc:
         err.print(f"[red]the engine refused[/] ({exc.kind}): {exc.message}")
         return 2
+    except AdapterBroken as broken:  # e.g. --engine-cmd names a program that cannot start
+        _print_broken(err, "start", broken)
+        return 2
     except KeyboardInterrupt:
         err.print("[red]interrupted[/]")
         return 130

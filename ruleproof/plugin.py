@@ -72,7 +72,7 @@ class Certification:
             self.reports[game] = report
             engine = self.checked.hello()["engine"]
             for key, path in write_traces([report], Path(self.config.getoption("ruleproof_traces")), engine):
-                self.traces[key] = path
+                self.traces.setdefault(key, path)
         return self.reports[game]
 
     def replay_command(self, game: str, clause: str) -> str:

@@ -138,7 +138,8 @@ def run_fixture(
     reason = unsupported_reason(fx, declared)
     if reason:
         return FixtureResult(fx, "skipped", reason=reason)
-    session = Session(engine, props_cls, coverage)
+    # a fixture judges afresh: clauses failed elsewhere are not switched off here
+    session = Session(engine, props_cls, Coverage(hits=coverage.hits))
     setup = Setup(fx.game, fx.setup["players"], fx.setup["dealer"], dict(fx.setup.get("options") or {}))
     try:
         session.start(setup)
@@ -213,8 +214,8 @@ def _auto(session: Session, auto: JSONObject, clause: str, where: str) -> None:
             return
         if snap.phase == "deal":
             deal = next(deals, None)
-            if deal is None:
-                raise FixtureError(f"{where} auto reached a deal with no deal left in `deals`")
+            if deal is None:  # the rules say the target state comes within these deals
+                raise Violation(Finding(clause, f"{where} the game needed another deal before reaching the expected state", auto["until"], _pick(auto["until"], snap.raw)))
             session.apply(deal)
         elif snap.phase == "over":
             break

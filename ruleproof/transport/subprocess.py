@@ -29,7 +29,7 @@ from typing import Any, Sequence
 import orjson
 
 from ruleproof import PROTOCOL_VERSION
-from ruleproof.engine import AdapterBroken, JSONObject, Move, State, error_from_wire
+from ruleproof.engine import AdapterBroken, EngineError, JSONObject, Move, State, error_from_wire
 
 MAX_LINE = 4 * 1024 * 1024  # bytes in one response line
 STDERR_TAIL = 64 * 1024  # bytes of the engine's log kept for reports
@@ -141,6 +141,8 @@ class SubprocessEngine:
             raise AdapterBroken("exited", f"{method} called after close()", sent={"method": method, "params": params})
         try:
             return self._exchange(method, params, self.timeout if self._id else max(self.timeout, START_GRACE))
+        except EngineError:  # a contract error: the wire is fine
+            raise
         except AdapterBroken as broken:
             self._break(broken)
             raise

@@ -1,0 +1,625 @@
+"""Fool (Friedemann Friese's FOOL!, 4-8 players) stated as properties.
+
+Read from rules.md §1 and protocol.md §4 "fool" without the reference engine.
+Every player sheds cards into tricks; the highest card of the lead colour
+wins and leads next, and the player(s) of the worst card(s) become the fool(s)
+and sit out the next trick.  A round ends after the first trick that empties a
+hand: +10 for going out, 0 for going out as a fool of that trick, minus the
+cards left (a 1 costs 5) otherwise.  The game ends at -80 (net total, or gross
+penalties with ``loss: gross``) or on a sixth +10; the highest total wins.
+
+Covered: FOOL-SETUP-1..6, FOOL-DEAL-1, FOOL-TURN-1/2, FOOL-LEAD-1,
+FOOL-COLOUR-1, FOOL-WILD-1/2, FOOL-FOLLOW-1/2, FOOL-OFF-1, FOOL-WIN-1/2,
+FOOL-WORST-1..4, FOOL-SIT-1..3, FOOL-END-1, FOOL-SCORE-1..4, FOOL-GAME-1/2 and
+the invariants FOOL-INV-1..11.  The deck per player count is computed here from
+the ``deck`` option (A-FOOL-DECK table, or an explicit deck object).
+
+Left open by the contract, so never failed here: when ``dealer`` moves between
+rounds (only the dealer named after each deal is checked), ``leader`` on an
+empty trick (null or the seat to act), where the final trick's cards lie
+between rounds (``trick`` or ``played``), the order of cards in a hand, and
+whether empty zones are present.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar, Sequence
+
+from hypothesis import strategies as st
+
+from ruleproof.notation import FOOL_BOX_MAX, FOOL_BOX_WILDS, FOOL_COLOURS, FOOL_WILD, fool_box, fool_colour, fool_number
+from ruleproof.properties.machinery import (
+    CONTRACT_CLAUSES,
+    CheckRegistry,
+    GameProperties,
+    Setup,
+    Snapshot,
+    Step,
+)
+
+GAME = "fool"
+CLAUSES = [
+    "FOOL-SETUP-1", "FOOL-SETUP-2", "FOOL-SETUP-3", "FOOL-SETUP-4", "FOOL-SETUP-5", "FOOL-DEAL-1",
+    "FOOL-SETUP-6", "FOOL-TURN-1", "FOOL-TURN-2", "FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1",
+    "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-WILD-2", "FOOL-OFF-1", "FOOL-WIN-1", "FOOL-WIN-2",
+    "FOOL-WORST-1", "FOOL-WORST-2", "FOOL-WORST-3", "FOOL-WORST-4", "FOOL-SIT-1", "FOOL-SIT-2",
+    "FOOL-SIT-3", "FOOL-END-1", "FOOL-SCORE-1", "FOOL-SCORE-2", "FOOL-SCORE-3", "FOOL-SCORE-4",
+    "FOOL-GAME-1", "FOOL-GAME-2",
+    "FOOL-INV-1", "FOOL-INV-2", "FOOL-INV-3", "FOOL-INV-4", "FOOL-INV-5", "FOOL-INV-6",
+    "FOOL-INV-7", "FOOL-INV-8", "FOOL-INV-9", "FOOL-INV-10", "FOOL-INV-11",
+]  # fmt: skip
+
+# Assumption A-FOOL-DECK (rules.md §1.2): players -> (G max, R max, Y max, B max, number of 1s).
+ASSUMED_2018 = {
+    8: {"G": 27, "R": 23, "Y": 21, "B": 15, "1": 6},
+    7: {"G": 26, "R": 22, "Y": 20, "B": 14, "1": 6},
+    6: {"G": 23, "R": 19, "Y": 17, "B": 12, "1": 5},
+    5: {"G": 20, "R": 16, "Y": 14, "B": 10, "1": 4},
+    4: {"G": 17, "R": 13, "Y": 11, "B": 8, "1": 3},
+}
+BOX: Counter[str] = Counter(fool_box())
+DEFAULTS = {"deck": "assumed-2018", "two_fools_from": 7, "loss": "net"}
+GAME_END_LOSS = 80  # FOOL-GAME-1
+SIXTH_TEN = 6
+
+checks = CheckRegistry()
+
+
+def profile(players: int, deck: Any) -> dict[str, int]:
+    """The active profile P(n) as colour maxima and a count of 1s (FOOL-SETUP-3)."""
+    if isinstance(deck, dict):
+        return {k: int(deck[k]) for k in ("G", "R", "Y", "B", "1")}
+    return ASSUMED_2018[players]
+
+
+def deck_cards(prof: dict[str, int]) -> list[str]:
+    """The cards of a profile: each colour 2..max, plus the 1s."""
+    cards = [f"{c}{v}" for c in FOOL_COLOURS for v in range(2, prof[c] + 1)]
+    return cards + [FOOL_WILD] * prof["1"]
+
+
+def hand_size(players: int) -> int:
+    """FOOL-DEAL-1: 12 cards each, 11 at 8 players."""
+    return 11 if players == 8 else 12
+
+
+def deck_size(players: int) -> int:
+    """FOOL-SETUP-4."""
+    return 88 if players == 8 else 12 * players
+
+
+def fool_count(players: int, two_fools_from: int) -> int:
+    """FOOL-SETUP-5 / FOOL-AMB-5: k(n)."""
+    return 2 if players >= two_fools_from else 1
+
+
+def value(card: str) -> int:
+    """FOOL-SCORE-3: a numbered card costs its number, a 1 costs 5."""
+    return 5 if card == FOOL_WILD else fool_number(card)
+
+
+def lead_colour(trick: Sequence[str]) -> str | None:
+    """FOOL-COLOUR-1: the colour of the first card that is not a 1 (None while only 1s)."""
+    for c in trick:
+        if c != FOOL_WILD:
+            return fool_colour(c)
+    return None
+
+
+def off_colour(card: str, lead: str | None) -> bool:
+    """FOOL-OFF-1 / FOOL-WILD-2: neither a 1 nor of the lead colour."""
+    return lead is not None and card != FOOL_WILD and fool_colour(card) != lead
+
+
+def worst_order(trick: Sequence[str], lead: str | None) -> list[int]:
+    """FOOL-WORST-4: play indices from worst to best: off-colour first, lower number first, later first."""
+    return sorted(range(len(trick)), key=lambda i: (0 if off_colour(trick[i], lead) else 1, fool_number(trick[i]), -i))
+
+
+def winner_index(trick: Sequence[str], lead: str | None) -> int:
+    """FOOL-WIN-1: the highest card counting as the lead colour; the earliest among equals (1s)."""
+    return max((i for i in range(len(trick)) if not off_colour(trick[i], lead)),
+               key=lambda i: (fool_number(trick[i]), -i))  # fmt: skip
+
+
+def legal_cards(hand: Sequence[str], trick: Sequence[str]) -> tuple[set[str], str]:
+    """FOOL-LEAD-1 / FOOL-FOLLOW-1 / FOOL-FOLLOW-2 / FOOL-WILD-1: the cards that may be played, and the clause."""
+    cards = set(hand)
+    if not trick:
+        return cards, "FOOL-LEAD-1"
+    lead = lead_colour(trick)
+    if lead is not None and any(c != FOOL_WILD and fool_colour(c) == lead for c in cards):
+        return {c for c in cards if c == FOOL_WILD or fool_colour(c) == lead}, "FOOL-FOLLOW-1"
+    return cards, "FOOL-FOLLOW-2"
+
+
+def play(card: str) -> dict[str, str]:
+    return {"type": "play", "card": card}
+
+
+def clockwise_after(seat: int, n: int, skip: set[int]) -> int:
+    """The next seat to the left of ``seat`` that is not sitting out."""
+    for d in range(1, n + 1):
+        s = (seat + d) % n
+        if s not in skip:
+            return s
+    return seat
+
+
+class FoolProperties(GameProperties):
+    game: ClassVar[str] = GAME
+    checks: ClassVar[CheckRegistry] = checks
+    ordered_zones = frozenset({"trick"})
+    option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {}
+
+    def __init__(self, setup: Setup, coverage: Any) -> None:
+        super().__init__(setup, coverage)
+        n = setup.players
+        opts = {**DEFAULTS, **setup.options}
+        self.n = n
+        self.profile = profile(n, opts["deck"])
+        self.deck = deck_cards(self.profile)
+        self.deck_count: Counter[str] = Counter(self.deck)
+        self.unused: Counter[str] = BOX - self.deck_count
+        self.k = fool_count(n, int(opts["two_fools_from"]))
+        self.h = hand_size(n)
+        self.loss = opts["loss"]
+        self.tricks = 0  # completed tricks this round
+        self.sat_out_last: set[int] = set()  # seats that sat out the last completed trick
+
+    # -- what to draw ------------------------------------------------------------------
+    @classmethod
+    def all_clauses(cls) -> list[str]:
+        return CLAUSES + list(CONTRACT_CLAUSES)
+
+    @classmethod
+    def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
+        players = sorted(p for p in declared["players"] if 4 <= p <= 8) or list(declared["players"])
+        options = declared.get("options", {})
+        decks = options.get("deck", ["assumed-2018"])
+        named = [d for d in decks if d == "assumed-2018"]
+        custom = "custom" in decks
+        fools_from = [v for v in options.get("two_fools_from", [7]) if v in (7, 8)] or [7]
+        losses = [v for v in options.get("loss", ["net"]) if v in ("net", "gross")] or ["net"]
+
+        @st.composite
+        def setup(draw: Any) -> Setup:
+            n = draw(st.sampled_from(players), label="players")
+            kinds = named + (["custom"] if custom else [])
+            kind = draw(st.sampled_from(kinds or ["assumed-2018"]), label="deck kind")
+            deck: Any = draw(explicit_deck(n), label="deck") if kind == "custom" else "assumed-2018"
+            opts = {
+                "deck": deck,
+                "two_fools_from": draw(st.sampled_from(fools_from), label="two_fools_from"),
+                "loss": draw(st.sampled_from(losses), label="loss"),
+            }
+            dealer = draw(st.integers(0, n - 1), label="dealer")
+            return Setup(GAME, n, dealer, opts)
+
+        return setup()
+
+    def deal(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+        cards = data.draw(st.permutations(self.deck), label="deal")
+        h = self.h
+        return {"type": "deal", "hands": [list(cards[i * h : (i + 1) * h]) for i in range(self.n)]}
+
+    def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+        # by index into the engine's list; now and then the 1 when listed, to reach ties of 1s
+        if data.draw(st.integers(0, 3), label="prefer 1") == 0:
+            for i, m in enumerate(snap.moves):
+                if m.get("card") == FOOL_WILD:
+                    return snap.moves[i]
+        return snap.moves[data.draw(st.integers(0, len(snap.moves) - 1), label="move")]
+
+    def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
+        n, h = self.n, self.h
+        if snap.phase == "deal":
+            good = [sorted(self.deck, key=str)[i * h : (i + 1) * h] for i in range(n)]
+            short = [good[0][1:], good[1] + good[0][:1], *good[2:]]
+            other = next(c for c in good[1] if c != good[0][-1])
+            twice = [good[0][:-1] + [other], *good[1:]]
+            bad: list[tuple[dict[str, Any], str]] = [
+                ({"type": "deal", "hands": short}, "FOOL-DEAL-1"),
+                ({"type": "deal", "hands": twice}, "FOOL-DEAL-1"),
+                ({"type": "deal", "hands": good[:-1]}, "FOOL-DEAL-1"),
+                ({"type": "deal", "hands": [good[0][:-1] + ["G28"], *good[1:]]}, "FOOL-SETUP-2"),
+                (play(good[0][0]), "FOOL-DEAL-1"),
+            ]
+            outside = sorted(c for c in self.unused if c != FOOL_WILD)
+            if outside:
+                bad.append(({"type": "deal", "hands": [good[0][:-1] + [outside[0]], *good[1:]]}, "FOOL-SETUP-3"))
+            return bad
+        seat = snap.to_act
+        if seat is None:
+            return ()
+        hand = snap.zone(f"hand/{seat}")
+        bad = [({"type": "deal", "hands": [list(snap.zone(f"hand/{s}")) for s in range(n)]}, "FOOL-END-1")]
+        held = set(hand)
+        elsewhere = [c for s in range(n) if s != seat for c in snap.zone(f"hand/{s}") if c not in held and c != FOOL_WILD]
+        if elsewhere:
+            bad.append((play(elsewhere[0]), "FOOL-INV-1"))
+        gone = [c for c in snap.zone("played") if c not in held and c != FOOL_WILD]
+        if gone:
+            bad.append((play(gone[-1]), "FOOL-INV-1"))
+        outside = [c for c in self.unused if c != FOOL_WILD]
+        if outside:
+            bad.append((play(outside[0]), "FOOL-SETUP-3"))
+        legal, clause = legal_cards(hand, snap.zone("trick"))
+        if clause == "FOOL-FOLLOW-1":
+            bad += [(play(c), "FOOL-FOLLOW-1") for c in sorted(held - legal)][:2]
+        return bad
+
+    # -- checks on the state right after new_game --------------------------------------------
+    def start(self, snap: Snapshot) -> None:
+        self.expect("FOOL-SETUP-1", 4 <= snap.players <= 8, "Fool is for 4 to 8 players", "4..8", snap.players)
+        conservation(self, snap)
+        n = self.n
+        zeros = [0] * n
+        got = {"scores": snap.scores, "tens": snap.get("tens"), "fools": snap.get("fools")}
+        self.expect("FOOL-INV-2", got == {"scores": zeros, "tens": zeros, "fools": []},
+                    "a new game starts with zero totals, zero tallies and no disc held",
+                    {"scores": zeros, "tens": zeros, "fools": []}, got)  # fmt: skip
+
+
+def explicit_deck(n: int) -> st.SearchStrategy[dict[str, int]]:
+    """A valid explicit deck for n players (rules.md §1.2): 2..max per colour, 0..6 1s, 12n or 88 cards."""
+    total = deck_size(n)
+
+    @st.composite
+    def draw_deck(draw: Any) -> dict[str, int]:
+        cap = sum(FOOL_BOX_MAX[c] - 1 for c in FOOL_COLOURS)
+        wilds = draw(st.integers(max(0, total - cap), FOOL_BOX_WILDS))
+        left = total - wilds
+        out: dict[str, int] = {}
+        colours = list(FOOL_COLOURS)
+        for i, c in enumerate(colours[:-1]):
+            rest = colours[i + 1 :]
+            lo = max(1, left - sum(FOOL_BOX_MAX[r] - 1 for r in rest))
+            hi = min(FOOL_BOX_MAX[c] - 1, left - len(rest))
+            count = draw(st.integers(lo, hi))
+            out[c] = count + 1
+            left -= count
+        out[colours[-1]] = left + 1
+        out["1"] = wilds
+        return out
+
+    return draw_deck()
+
+
+def _diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:
+    return {"extra": sorted((got - want).elements()), "missing": sorted((want - got).elements())}
+
+
+def conservation(props: FoolProperties, snap: Snapshot) -> None:
+    """FOOL-INV-1 / FOOL-SETUP-2/3/4: every box card in exactly one zone; P(n) in play, the rest unused."""
+    everything = snap.all_cards()
+    extra = everything - BOX
+    props.expect("FOOL-SETUP-2", not extra, "the box holds G2-27, R2-23, Y2-21, B2-15 and six 1s, nothing else",
+                 [], sorted(extra.elements()))  # fmt: skip
+    props.expect("FOOL-INV-1", everything == BOX, "every one of the 88 box cards is in exactly one zone",
+                 "88 cards, each once", _diff(everything, BOX))  # fmt: skip
+    unused = Counter(snap.zone("unused"))
+    props.expect("FOOL-SETUP-3", unused == props.unused,
+                 "the box cards outside the round deck P(n) lie in `unused`, and only they",
+                 sorted(props.unused.elements(), key=str), _diff(unused, props.unused))  # fmt: skip
+    in_play = sum(everything.values()) - sum(unused.values())
+    props.expect("FOOL-SETUP-4", in_play == deck_size(props.n),
+                 f"the round deck has 12n cards (88 at 8 players): {deck_size(props.n)}", deck_size(props.n), in_play)  # fmt: skip
+    fools = snap.get("fools") or []
+    props.expect("FOOL-INV-1", len(fools) <= props.k and len(set(fools)) == len(fools),
+                 f"at most k(n) = {props.k} discs are held, each by a different seat", props.k, fools)  # fmt: skip
+
+
+@checks("FOOL-INV-1", "FOOL-SETUP-2", "FOOL-SETUP-3", "FOOL-SETUP-4")
+def every_card_once(props: FoolProperties, step: Step) -> None:
+    conservation(props, step.after)
+
+
+@checks("FOOL-DEAL-1", "FOOL-INV-2", "FOOL-SETUP-6", "FOOL-TURN-1", "FOOL-TURN-2")
+def the_deal(props: FoolProperties, step: Step) -> None:
+    """After a deal: hands as sent, |P(n)|/n each, no disc held, the player left of the dealer leads."""
+    if step.kind != "deal":
+        return
+    before, after, n = step.before, step.after, props.n
+    hands = [Counter(after.zone(f"hand/{s}")) for s in range(n)]
+    sent = [Counter(h) for h in step.move["hands"]]
+    props.expect("FOOL-DEAL-1", hands == sent, "each seat holds exactly the cards dealt to it",
+                 [sorted(h, key=str) for h in step.move["hands"]],
+                 [sorted(after.zone(f"hand/{s}"), key=str) for s in range(n)])  # fmt: skip
+    props.expect("FOOL-DEAL-1", sum(sum(h.values()) for h in hands) == len(props.deck)
+                 and not after.zone("trick") and not after.zone("played") and not after.zone("deck"),
+                 "every card of P(n) is dealt: nothing left in deck, trick or played",
+                 {"dealt": len(props.deck)},
+                 {"in hands": sum(sum(h.values()) for h in hands), "deck": len(after.zone("deck")),
+                  "trick": len(after.zone("trick")), "played": len(after.zone("played"))})  # fmt: skip
+    props.expect("FOOL-INV-2", all(sum(h.values()) == props.h for h in hands),
+                 f"every hand has {props.h} cards at the start of a round", props.h, [sum(h.values()) for h in hands])  # fmt: skip
+    rnd = after.get("round")
+    props.expect("FOOL-DEAL-1", rnd == (before.get("round") or 0) + 1, "each deal starts the next round",
+                 (before.get("round") or 0) + 1, rnd)  # fmt: skip
+    want_dealer = (props.setup.dealer + (rnd or 1) - 1) % n
+    if (rnd or 1) >= 2:
+        props.expect("FOOL-TURN-2", after.get("dealer") == want_dealer,
+                     f"the deal passes to the left each round: round {rnd}'s dealer is seat {want_dealer}",
+                     want_dealer, after.get("dealer"))  # fmt: skip
+    else:
+        props.expect("FOOL-TURN-1", after.get("dealer") == want_dealer, "the first round is dealt by the dealer named at new_game",
+                     want_dealer, after.get("dealer"))  # fmt: skip
+    dealer = after.get("dealer")
+    first = (dealer + 1) % n if isinstance(dealer, int) else None
+    props.expect("FOOL-TURN-1", after.phase == "play" and after.to_act == first and not after.zone("trick"),
+                 "the player left of the round's dealer leads its first trick",
+                 {"phase": "play", "to_act": first}, {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
+    props.expect("FOOL-INV-2", after.get("leader") in (None, first), "the round's first leader is left of the dealer",
+                 first, after.get("leader"))  # fmt: skip
+    props.expect("FOOL-SETUP-6", not after.get("fools"), "at the start of a round every disc is back in the centre",
+                 [], after.get("fools"))  # fmt: skip
+    same = {k: before.get(k) for k in ("scores", "tens", "penalties")}
+    now = {k: after.get(k) for k in ("scores", "tens", "penalties")}
+    props.expect("FOOL-INV-9", same == now, "a deal changes no total, tally or penalty sum", same, now)
+    props.tricks = 0
+    props.sat_out_last = set()
+
+
+@checks("FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1", "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-INV-4", "FOOL-INV-8")
+def legal_moves(props: FoolProperties, step: Step) -> None:
+    """The legal moves of the seat to act: exactly the cards the lead and follow rules allow."""
+    after = step.after
+    if after.phase != "play" or after.to_act is None:
+        return
+    hand = after.zone(f"hand/{after.to_act}")
+    trick = after.zone("trick")
+    if not trick:
+        empty = [s for s in range(props.n) if not after.zone(f"hand/{s}")]
+        props.expect("FOOL-INV-8", not empty, "no trick starts while some hand is empty", [], empty)
+    want, clause = legal_cards(hand, trick)
+    moves = after.moves
+    got = {m.get("card") for m in moves if m.get("type") == "play"}
+    ok = got == want and len(moves) == len(want)
+    lead = lead_colour(trick)
+    if trick and trick[0] == FOOL_WILD:
+        props.cover("FOOL-COLOUR-1")
+    if not ok:
+        if FOOL_WILD in hand and FOOL_WILD not in got:
+            clause, why = "FOOL-WILD-1", "a 1 may be played at every turn, also by a player holding lead-colour cards"
+        elif trick and trick[0] == FOOL_WILD and lead is not None:
+            clause, why = "FOOL-COLOUR-1", f"a 1 was led: the first coloured card sets the lead colour ({lead}), to be followed where possible"
+        elif clause == "FOOL-LEAD-1":
+            why = "the leader may lead any card of their hand"
+        elif clause == "FOOL-FOLLOW-1":
+            why = f"holding a non-1 card of the lead colour {lead}: exactly the {lead} cards and the 1s may be played"
+        elif lead is None:
+            why = "while only 1s are in the trick the lead colour is undefined: any card may be played"
+        else:
+            why = f"holding no non-1 card of the lead colour {lead} (1s create no duty): any card may be played"
+        props.fail(clause, why, sorted(want, key=str), sorted((str(m.get("card", m)) for m in moves), key=str))
+    props.cover(clause, "FOOL-INV-4")
+    if FOOL_WILD in hand:
+        props.cover("FOOL-WILD-1")
+
+
+@checks("FOOL-INV-7", "FOOL-SIT-1", "FOOL-SIT-2", "FOOL-SIT-3", "FOOL-SETUP-6", "FOOL-INV-3", "FOOL-END-1")
+def trick_play(props: FoolProperties, step: Step) -> None:
+    """A play: the card leaves the hand; the trick grows clockwise over the non-fools, or is resolved."""
+    if step.kind != "play":
+        return
+    before, after, n = step.before, step.after, props.n
+    seat, card = before.to_act, step.move["card"]
+    assert seat is not None
+    hand_before = Counter(before.zone(f"hand/{seat}"))
+    hand_after = Counter(after.zone(f"hand/{seat}"))
+    others = [s for s in range(n) if s != seat and len(after.zone(f"hand/{s}")) != len(before.zone(f"hand/{s}"))]
+    props.expect("FOOL-INV-7", hand_after == hand_before - Counter([card]) and card in hand_before and not others,
+                 f"a play takes exactly the card {card} from seat {seat}'s hand and no other hand changes",
+                 {"hand": sorted((hand_before - Counter([card])).elements(), key=str), "others changed": []},
+                 {"hand": sorted(hand_after.elements(), key=str), "others changed": others})  # fmt: skip
+    first = props.tricks == 0
+    sitting = set() if first else set(before.get("fools") or [])
+    trick = before.zone("trick") + [card]
+    seats = list(before.get("trick_seats") or []) + [seat]
+    size = n - len(sitting)
+    want_done = len(trick) >= size
+    got_done = after.phase != "play" or not after.zone("trick")
+    if not want_done:
+        nxt = clockwise_after(seat, n, sitting)
+        if got_done or after.to_act != nxt:
+            if after.phase != "play":
+                clause, why = "FOOL-END-1", "the trick that empties a hand is still played to the end"
+            elif first:
+                clause, why = "FOOL-SETUP-6", f"every seat plays the first trick of a round: seat {nxt} is next"
+            elif after.to_act in sitting:
+                clause, why = "FOOL-SIT-1", f"seat {after.to_act} holds a disc and sits this trick out"
+            elif nxt in props.sat_out_last:
+                clause, why = "FOOL-SIT-1", f"seat {nxt} sat out the last trick and plays again in this one"
+            else:
+                clause, why = "FOOL-SIT-2", f"every seat but the fools plays once, clockwise: seat {nxt} is next"
+            props.fail(clause, why, {"to_act": nxt, "trick": trick},
+                       {"to_act": after.to_act, "trick": after.zone("trick"), "phase": after.phase})  # fmt: skip
+        props.expect("FOOL-INV-3", after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
+                     "the card joins the trick in play order, with the seat that played it",
+                     {"trick": trick, "trick_seats": seats},
+                     {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")})  # fmt: skip
+        props.expect("FOOL-SIT-3", sorted(after.get("fools") or []) == sorted(before.get("fools") or []),
+                     "the discs change hands only when a trick is resolved", before.get("fools"), after.get("fools"))  # fmt: skip
+        props.cover("FOOL-SIT-2")
+        if sitting:
+            props.cover("FOOL-SIT-1")
+        else:
+            props.cover("FOOL-SETUP-6")
+        return
+    if not got_done:
+        if after.to_act in sitting:
+            clause, why = "FOOL-SIT-1", f"seat {after.to_act} holds a disc and sits this trick out, so the trick is complete"
+        else:
+            clause, why = "FOOL-SIT-2", f"the {size} seats without a disc have played: the trick is complete"
+        props.fail(clause, why, {"trick complete": trick}, {"to_act": after.to_act, "trick": after.zone("trick")})
+    props.expect("FOOL-INV-3", sorted(seats) == sorted(set(range(n)) - sitting) and len(set(seats)) == len(seats),
+                 "the players of a trick are exactly the seats without a disc, once each",
+                 sorted(set(range(n)) - sitting), seats)  # fmt: skip
+    resolve(props, step, trick, seats, sitting)
+
+
+def _fools_for(trick: Sequence[str], seats: Sequence[int], lead: str | None, k: int) -> set[int]:
+    return {seats[i] for i in worst_order(trick, lead)[:k]}
+
+
+def _misjudged_fool(trick: Sequence[str], seats: Sequence[int], lead: str | None, k: int, got: Sequence[int]) -> tuple[str, str]:
+    """Which clause a wrong set of fools breaks, from the worst-card order of the document."""
+    order = worst_order(trick, lead)
+    want = [seats[i] for i in order[:k]]
+    if len(got) != k:
+        return "FOOL-SETUP-5", f"k(n) = {k} fool(s) per trick"
+    if any(g not in seats for g in got):
+        return "FOOL-SIT-3", "the discs go to the players of the worst cards of the trick just played"
+    if trick and trick[0] == FOOL_WILD and lead is not None:
+        colours = {fool_colour(c) for c in trick if c != FOOL_WILD} - {lead}
+        if any(_fools_for(trick, seats, alt, k) == set(got) for alt in [*sorted(c for c in colours if c), None]):
+            return "FOOL-COLOUR-1", f"a 1 was led: the first coloured card sets the lead colour ({lead})"
+    j = next(i for i, s in enumerate(want) if s not in got)
+    e = order[j]
+    x = seats.index(next(g for g in got if g not in want))
+    ce, cx = trick[e], trick[x]
+    if lead is None:
+        return "FOOL-WORST-3", "in a trick of 1s only the later 1 is worse"
+    if fool_number(ce) == fool_number(cx) and off_colour(ce, lead) == off_colour(cx, lead):
+        return "FOOL-WORST-3", "among equal candidates the later-played card is worse"
+    if off_colour(ce, lead) and cx == FOOL_WILD:
+        return "FOOL-WILD-2", "a 1 counts as the lead colour and is never off-colour, so an off-colour card is worse"
+    if j > 0:
+        return "FOOL-WORST-4", "the fools are the players of the k(n) worst cards of one total order"
+    if off_colour(ce, lead):
+        return "FOOL-WORST-2", "with off-colour cards the lowest-numbered off-colour card is worst; every off-colour card is worse than every lead-colour card"
+    if ce == FOOL_WILD:
+        return "FOOL-WILD-2", "a 1 is the lowest card of the lead colour"
+    return "FOOL-WORST-1", "with no off-colour card the lowest-ranked card is worst"
+
+
+def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int], sitting: set[int]) -> None:
+    """A completed trick: fools (FOOL-WORST-*), discs, winner and next leader, or the round end."""
+    before, after, n, k = step.before, step.after, props.n, props.k
+    lead = lead_colour(trick)
+    order = worst_order(trick, lead)
+    want_fools = sorted(seats[i] for i in order[:k])
+    win = winner_index(trick, lead)
+    winner = seats[win]
+    got_fools = sorted(after.get("fools") or [])
+    desc = [f"{seats[i]}:{trick[i]}" for i in range(len(trick))]
+    if got_fools != want_fools:
+        clause, why = _misjudged_fool(trick, seats, lead, k, got_fools)
+        props.fail(clause, f"{why}; trick {desc}, lead colour {lead}", want_fools, got_fools)
+    # coverage of the trick-outcome clauses this trick exercised
+    props.cover("FOOL-INV-5", "FOOL-SIT-3", "FOOL-WORST-4", "FOOL-SETUP-5", "FOOL-INV-3")
+    offs = [i for i in range(len(trick)) if off_colour(trick[i], lead)]
+    props.cover("FOOL-WORST-2" if offs else "FOOL-WORST-1")
+    if offs:
+        props.cover("FOOL-OFF-1")
+        if FOOL_WILD in trick:
+            props.cover("FOOL-WILD-2")
+    elif FOOL_WILD in trick and lead is not None and trick[order[0]] == FOOL_WILD:
+        props.cover("FOOL-WILD-2")
+    keys = [(off_colour(trick[i], lead), fool_number(trick[i])) for i in order[: k + 1]]
+    if len(set(keys)) < len(keys):
+        props.cover("FOOL-WORST-3")
+    if trick[0] == FOOL_WILD and lead is not None:
+        props.cover("FOOL-COLOUR-1")
+    props.tricks += 1
+    props.sat_out_last = set(sitting)
+    empty = [s for s in range(n) if not after.zone(f"hand/{s}")]
+    bound = 2 * props.h - 1
+    props.expect("FOOL-INV-11", props.tricks <= bound, f"a round has at most 2h-1 = {bound} tricks", bound, props.tricks)
+    if after.phase == "play":
+        props.expect("FOOL-END-1", not empty, "the round ends right after the first trick that leaves a hand empty",
+                     {"phase": "deal or over"}, {"phase": after.phase, "empty hands": empty})  # fmt: skip
+        if after.to_act != winner:
+            if trick[0] == FOOL_WILD and lead is not None and any(
+                    seats[winner_index(trick, alt)] == after.to_act
+                    for alt in sorted({fool_colour(c) for c in trick if c != FOOL_WILD} - {lead}) + [None]):  # fmt: skip
+                clause = "FOOL-COLOUR-1"
+            elif after.to_act in seats and not off_colour(trick[seats.index(after.to_act)], lead):
+                clause = "FOOL-WIN-1"
+            else:
+                clause = "FOOL-WIN-2"
+            props.fail(clause, f"the highest card counting as the lead colour ({trick[win]}, seat {winner}) wins the trick "
+                       f"and its player leads the next; trick {desc}, lead colour {lead}", winner, after.to_act)  # fmt: skip
+        props.cover("FOOL-WIN-1", "FOOL-WIN-2", "FOOL-INV-6")
+        played_before = Counter(before.zone("played"))
+        played_after = Counter(after.zone("played"))
+        props.expect("FOOL-INV-1", played_after == played_before + Counter(trick) and not after.zone("trick"),
+                     "a completed trick moves to `played` and the next trick starts empty",
+                     sorted(trick, key=str), sorted((played_after - played_before).elements(), key=str))  # fmt: skip
+        return
+    # the round is over: the final trick was played to the end
+    props.expect("FOOL-END-1", bool(empty), "a round ends only after a trick that leaves some hand empty",
+                 "some hand empty", [len(after.zone(f"hand/{s}")) for s in range(n)])  # fmt: skip
+    props.expect("FOOL-INV-8", all(after.zone(f"hand/{s}") for s in sitting),
+                 "a fool sitting out the final trick still holds cards", sorted(sitting), empty)  # fmt: skip
+    round_end(props, step, got_fools if len(got_fools) == k else want_fools)
+
+
+def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
+    """FOOL-SCORE-1..4 and FOOL-GAME-1/2 when the final trick of a round is resolved."""
+    before, after, n = step.before, step.after, props.n
+    gained = [a - b for a, b in zip(after.scores, before.scores)]
+    tens_b, tens_a = before.get("tens") or [0] * n, after.get("tens") or [0] * n
+    want: list[int] = []
+    kinds: list[str] = []
+    left: list[int] = []
+    for s in range(n):
+        hand = after.zone(f"hand/{s}")
+        cost = sum(value(c) for c in hand)
+        left.append(cost)
+        if hand:
+            want.append(-cost)
+            kinds.append("FOOL-SCORE-3")
+        elif s in fools:
+            want.append(0)
+            kinds.append("FOOL-SCORE-2")
+        else:
+            want.append(10)
+            kinds.append("FOOL-SCORE-1")
+    for s in range(n):
+        if gained[s] != want[s]:
+            why = {
+                "FOOL-SCORE-1": f"seat {s} emptied its hand and is no fool of the final trick: +10",
+                "FOOL-SCORE-2": f"seat {s} emptied its hand but is a fool of the final trick: 0",
+                "FOOL-SCORE-3": f"seat {s} still holds {after.zone(f'hand/{s}')}: minus their values, a 1 costing 5",
+            }[kinds[s]]
+            props.fail(kinds[s], why, want, gained)
+    props.cover(*set(kinds))
+    want_tens = [tens_b[s] + (1 if kinds[s] == "FOOL-SCORE-1" else 0) for s in range(n)]
+    props.expect("FOOL-SCORE-4", list(tens_a) == want_tens,
+                 "the plus-ten tally goes up by one exactly for each +10 (a 0 for going out as a fool does not count)",
+                 want_tens, tens_a)  # fmt: skip
+    if props.loss == "gross":
+        pen_b, pen_a = before.get("penalties") or [0] * n, after.get("penalties") or [0] * n
+        want_pen = [pen_b[s] + left[s] for s in range(n)]
+        props.expect("FOOL-SCORE-3", list(pen_a) == want_pen,
+                     "under loss: gross each player's card penalties (without the +10s) are summed over the game",
+                     want_pen, pen_a)  # fmt: skip
+    props.cover("FOOL-INV-9")
+    scores, tens = after.scores, list(tens_a)
+    penalties = after.get("penalties") or [0] * n
+    if props.loss == "gross":
+        lost = any(p >= GAME_END_LOSS for p in penalties)
+        rule = "a player's summed penalties reach 80"
+    else:
+        lost = any(t <= -GAME_END_LOSS for t in scores)
+        rule = "a total is -80 or less"
+    over = lost or any(t >= SIXTH_TEN for t in tens)
+    props.expect("FOOL-GAME-1", after.phase == ("over" if over else "deal"),
+                 f"after a round the game ends iff {rule} or some plus-ten tally reaches 6; otherwise the next round is dealt",
+                 {"phase": "over" if over else "deal"},
+                 {"phase": after.phase, "scores": scores, "tens": tens, "penalties": penalties})  # fmt: skip
+    props.cover("FOOL-INV-10")
+    rounds = after.get("round") or 0
+    props.expect("FOOL-INV-11", rounds <= 65 * n, f"a game has at most 65n = {65 * n} rounds", 65 * n, rounds)
+    if after.phase == "over":
+        top = max(scores)
+        winners = [s for s in range(n) if scores[s] == top]
+        got = sorted(((after.get("result") or {}).get("winners")) or [])
+        props.expect("FOOL-GAME-2", got == winners, "the highest total wins; players tied for it share the win", winners, got)
+        props.expect("FOOL-INV-10", rounds == before.get("round"), "when the game ends no further round is dealt",
+                     before.get("round"), rounds)  # fmt: skip
+    else:
+        props.expect("FOOL-INV-10", after.get("result") is None, "no result while the game goes on", None, after.get("result"))

@@ -1,0 +1,973 @@
+"""Idiot (Shithead / Palace family, 2+ players, one deal is the whole game) stated as properties.
+
+Read from rules.md §2 (clauses, the IDIOT-AMB defaults, the §2.3b further decisions) and the
+contract (protocol.md §4 "idiot"), without the reference engine.  A small model of the rules
+predicts, for every transition, where every card goes, whether the pile burns, what the player
+draws, what is pending, who acts next, who is out and whether the game is over; it also computes
+the exact legal move set of every state (required moves, plus the few the contract leaves open).
+
+Clauses: IDIOT-SETUP-1/2, IDIOT-RANK-1, IDIOT-DEAL-1/2, IDIOT-SWAP-1, IDIOT-OPEN-1/2/3,
+IDIOT-PLAY-1/2, IDIOT-MULTI-1, IDIOT-PICKUP-1/2/3, IDIOT-DRAW-1/2/3, IDIOT-TABLE-1/2/3,
+IDIOT-BLIND-1/2/3, IDIOT-TWO-1/2, IDIOT-BURN-10, IDIOT-BURN-4KIND, IDIOT-BURN-6S,
+IDIOT-BURN-NEXT, IDIOT-OUT-1, IDIOT-END-1 and the invariants IDIOT-INV-1..11.
+
+Left open (never failed): when `dealer` changes, the order of cards inside hands and table
+rows, whether empty zones are present, the phase name while a follow-up of the opening play is
+pending, and two assumptions of docs/rules/idiot.md (a pickup during a pending follow-up or
+chain, and the IDIOT-TABLE-3 combination as a follow-up or chain play): offered or not, both pass.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from typing import Any, ClassVar, Sequence
+
+from hypothesis import strategies as st
+
+from ruleproof.notation import STANDARD_DECK
+from ruleproof.properties.machinery import (
+    CONTRACT_CLAUSES,
+    CheckRegistry,
+    GameProperties,
+    Setup,
+    Snapshot,
+    Step,
+    move_key,
+)
+
+GAME = "idiot"
+CLAUSES = [
+    "IDIOT-SETUP-1", "IDIOT-SETUP-2", "IDIOT-RANK-1", "IDIOT-DEAL-1", "IDIOT-DEAL-2", "IDIOT-SWAP-1",
+    "IDIOT-OPEN-1", "IDIOT-OPEN-2", "IDIOT-OPEN-3", "IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-MULTI-1",
+    "IDIOT-PICKUP-1", "IDIOT-PICKUP-2", "IDIOT-PICKUP-3", "IDIOT-DRAW-1", "IDIOT-DRAW-2", "IDIOT-DRAW-3",
+    "IDIOT-TABLE-1", "IDIOT-TABLE-2", "IDIOT-TABLE-3", "IDIOT-BLIND-1", "IDIOT-BLIND-2", "IDIOT-BLIND-3",
+    "IDIOT-TWO-1", "IDIOT-TWO-2", "IDIOT-BURN-10", "IDIOT-BURN-4KIND", "IDIOT-BURN-6S", "IDIOT-BURN-NEXT",
+    "IDIOT-OUT-1", "IDIOT-END-1",
+] + [f"IDIOT-INV-{i}" for i in range(1, 12)]  # fmt: skip
+
+ORDER = "3456789TJQKA"  # IDIOT-RANK-1: the "same or higher" order; a 2 is never higher than anything
+LADDER = list(ORDER)  # IDIOT-OPEN-1: 3, 4, ..., 10, J, Q, K, A, then "any" (IDIOT-OPEN-3)
+
+checks = CheckRegistry()
+
+
+# -- the rules as small functions ------------------------------------------------------------
+def rk(card: str) -> str:
+    return card[0]
+
+
+def pool(decks: int) -> Counter[str]:
+    """IDIOT-SETUP-2: D standard decks shuffled together."""
+    return Counter({c: decks for c in STANDARD_DECK})
+
+
+def playable(r: str, pile: list[str], opts: dict[str, Any]) -> bool:
+    """IDIOT-PLAY-1/-2, IDIOT-TWO-1, IDIOT-BURN-10: may a set of rank r go on this pile?"""
+    if not pile or r == "2" or (r == "T" and opts["ten_anytime"]):
+        return True
+    top = rk(pile[-1])
+    if top == "2":
+        return True
+    return ORDER.index(r) >= ORDER.index(top)
+
+
+def top_run(pile: list[str]) -> int:
+    """IDIOT-AMB-8: the maximal run of same-rank cards on top of the pile."""
+    if not pile:
+        return 0
+    r, n = rk(pile[-1]), 0
+    for c in reversed(pile):
+        if rk(c) != r:
+            break
+        n += 1
+    return n
+
+
+def burn_kind(pile: list[str], opts: dict[str, Any]) -> str | None:
+    """The clause of the burn this pile triggers (IDIOT-BURN-10/-4KIND/-6S), or None."""
+    if not pile:
+        return None
+    r, run = rk(pile[-1]), top_run(pile)
+    if r == "T":
+        return "IDIOT-BURN-10"
+    if r == "6":
+        return "IDIOT-BURN-6S" if run >= opts["six_burn"] else None
+    return "IDIOT-BURN-4KIND" if run >= 4 else None
+
+
+def burn_clause_for(r: str) -> str:
+    return "IDIOT-BURN-10" if r == "T" else "IDIOT-BURN-6S" if r == "6" else "IDIOT-BURN-4KIND"
+
+
+def submultisets(cards: Counter[str]) -> list[list[str]]:
+    """Every non-empty sub-multiset (sorted card lists)."""
+    items = sorted(cards.items())
+    out = []
+    for counts in itertools.product(*(range(n + 1) for _, n in items)):
+        picked = [c for (c, _), k in zip(items, counts) for _ in range(k)]
+        if picked:
+            out.append(picked)
+    return out
+
+
+def by_rank(cards: Counter[str]) -> dict[str, Counter[str]]:
+    out: dict[str, Counter[str]] = {}
+    for c, n in cards.items():
+        out.setdefault(rk(c), Counter())[c] = n
+    return out
+
+
+def play(cards: list[str]) -> dict[str, Any]:
+    return {"type": "play", "cards": list(cards)}
+
+
+def size(c: Counter[str]) -> int:
+    return sum(c.values())
+
+
+class View:
+    """The rule-relevant parts of one snapshot (built once per snapshot)."""
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.snap = snap
+        n = snap.players
+        self.n = n
+        self.hand = [Counter(snap.zone(f"hand/{s}")) for s in range(n)]
+        self.fu = [Counter(snap.zone(f"face_up/{s}")) for s in range(n)]
+        self.fd_list = [list(snap.zone(f"face_down/{s}")) for s in range(n)]
+        self.fd = [Counter(x) for x in self.fd_list]
+        self.draw = list(snap.zone("draw"))
+        self.pile = list(snap.zone("discard"))
+        self.burned = Counter(snap.zone("burned"))
+        self.out = list(snap.get("out") or [])
+        self.pending = snap.get("pending")
+        self.phase = snap.phase
+        self.seat = snap.to_act
+        self.opts = snap.options
+
+    def holds(self, s: int) -> bool:
+        return bool(self.hand[s] or self.fu[s] or self.fd[s])
+
+    def zone_of(self, s: int) -> str:
+        """The seat's open zone: hand (or nothing while the draw pile has cards), face-up, face-down."""
+        if self.hand[s] or self.draw:
+            return "hand"
+        if self.fu[s]:
+            return "face_up"
+        return "face_down"
+
+
+def next_active(seat: int, n: int, out: set[int]) -> int | None:
+    for i in range(1, n + 1):
+        s = (seat + i) % n
+        if s not in out:
+            return s
+    return None
+
+
+def legal_set(v: View) -> tuple[dict[bytes, tuple[dict[str, Any], str]], set[bytes]]:
+    """The moves the rules require in this state (key -> (move, clause)) and those left open."""
+    req: dict[bytes, tuple[dict[str, Any], str]] = {}
+    opt: set[bytes] = set()
+    s = v.seat
+    if s is None or v.phase in ("deal", "over"):
+        return req, opt
+
+    def add(move: dict[str, Any], clause: str) -> None:
+        req[move_key(move)] = (move, clause)
+
+    hand, fu = v.hand[s], v.fu[s]
+    if v.phase == "swap":
+        for h in hand:
+            for f in fu:
+                add({"type": "swap", "hand": h, "face_up": f}, "IDIOT-SWAP-1")
+        add({"type": "ready"}, "IDIOT-SWAP-1")
+        return req, opt
+
+    def combos(r: str, clause_opt: bool) -> None:
+        # IDIOT-TABLE-3: draw pile empty, the whole hand of rank r, plus face-up cards of rank r
+        if v.draw or not hand or {rk(c) for c in hand} != {r}:
+            return
+        extra = Counter({c: k for c, k in fu.items() if rk(c) == r})
+        for f in submultisets(extra):
+            m = play(sorted(list(hand.elements()) + f))
+            if clause_opt:
+                opt.add(move_key(m))
+            else:
+                add(m, "IDIOT-TABLE-3")
+
+    if v.pending == "chain":
+        r = rk(v.pile[-1]) if v.pile else None
+        for cards in submultisets(Counter({c: k for c, k in hand.items() if rk(c) == r})):
+            add(play(cards), "IDIOT-DRAW-3")
+        if r:
+            combos(r, True)
+        add({"type": "stop"}, "IDIOT-DRAW-3")
+        opt.add(move_key({"type": "pickup"}))
+        return req, opt
+    if v.pending == "two_followup":
+        zone = v.zone_of(s)
+        if zone == "face_down":
+            for i in range(len(v.fd_list[s])):
+                add({"type": "play_blind", "index": i}, "IDIOT-TWO-2")
+        else:
+            src = hand if zone == "hand" else fu
+            for r, cs in by_rank(src).items():
+                for cards in submultisets(cs):
+                    add(play(cards), "IDIOT-TWO-2")
+                if zone == "hand":
+                    combos(r, True)
+        add({"type": "stop"}, "IDIOT-TWO-2")
+        opt.add(move_key({"type": "pickup"}))
+        return req, opt
+    if v.phase == "opening":
+        rank = v.snap.get("opening_rank")
+        for r, cs in by_rank(hand).items():
+            if rank == "any" or r == rank:
+                for cards in submultisets(cs):
+                    add(play(cards), "IDIOT-OPEN-3" if rank == "any" else "IDIOT-OPEN-1")
+        if rank != "any":
+            add({"type": "decline"}, "IDIOT-OPEN-1")
+        return req, opt
+    # phase play, nothing pending
+    zone = v.zone_of(s)
+    if v.pile:
+        add({"type": "pickup"}, "IDIOT-PICKUP-1")
+    if zone == "face_down":
+        for i in range(len(v.fd_list[s])):
+            add({"type": "play_blind", "index": i}, "IDIOT-BLIND-1")
+        return req, opt
+    src = hand if zone == "hand" else fu
+    for r, cs in by_rank(src).items():
+        if not playable(r, v.pile, v.opts):
+            continue
+        for cards in submultisets(cs):
+            if zone == "face_up":
+                clause = "IDIOT-TABLE-2" if len(cards) > 1 else "IDIOT-TABLE-1"
+            elif len(cards) > 1:
+                clause = "IDIOT-MULTI-1"
+            elif not v.pile:
+                clause = "IDIOT-PLAY-1"
+            elif r == "2":
+                clause = "IDIOT-TWO-1"
+            elif r == "T" and v.opts["ten_anytime"]:
+                clause = "IDIOT-BURN-10"
+            else:
+                clause = "IDIOT-PLAY-2"
+            add(play(cards), clause)
+        if zone == "hand":
+            combos(r, False)
+    return req, opt
+
+
+def split_play(v: View, cards: list[str]) -> tuple[Counter[str], Counter[str]] | None:
+    """Which zones a play takes its cards from (hand first), or None if not from the open zone."""
+    s = v.seat
+    assert s is not None
+    want = Counter(cards)
+    hand, fu = v.hand[s], v.fu[s]
+    if hand or v.draw:
+        if want <= hand:
+            return want, Counter()
+        if not v.draw and hand <= want and (want - hand) <= fu:
+            return hand.copy(), want - hand  # IDIOT-TABLE-3
+        return None
+    if want <= fu:
+        return Counter(), want
+    return None
+
+
+def why_illegal(v: View, move: dict[str, Any]) -> str | None:
+    """None if the rules allow ``move`` here (required or left open); else the clause it breaks."""
+    t = move.get("type")
+    s = v.seat
+    if s is None:
+        return "IDIOT-END-1"
+    if v.phase == "swap":
+        if t == "swap":
+            ok = move.get("hand") in v.hand[s] and move.get("face_up") in v.fu[s]
+            return None if ok else "IDIOT-SWAP-1"
+        return None if t == "ready" else "IDIOT-SWAP-1"
+    if t in ("swap", "ready"):
+        return "IDIOT-SWAP-1"
+    rank = v.snap.get("opening_rank")
+    if t == "decline":
+        if v.phase == "opening" and not v.pending:
+            return "IDIOT-OPEN-3" if rank == "any" else None
+        return "IDIOT-OPEN-1"
+    if t == "stop":
+        if v.pending == "chain":
+            return None
+        return None if v.pending == "two_followup" else "IDIOT-TWO-2"
+    if t == "pickup":
+        if not v.pile:
+            return "IDIOT-PICKUP-3"
+        return None if v.phase == "play" else "IDIOT-OPEN-1"
+    if t == "play_blind":
+        i = move.get("index")
+        zone = v.zone_of(s)
+        if v.phase != "play" or v.pending == "chain" or zone != "face_down":
+            return "IDIOT-BLIND-1"
+        return None if isinstance(i, int) and 0 <= i < len(v.fd_list[s]) else "IDIOT-BLIND-1"
+    if t != "play":
+        return "IDIOT-MULTI-1"
+    cards = move.get("cards") or []
+    if not cards or len({rk(c) for c in cards}) != 1:
+        return "IDIOT-MULTI-1"
+    r = rk(cards[0])
+    parts = split_play(v, cards)
+    if parts is None:
+        want = Counter(cards)
+        if v.hand[s] and want <= v.hand[s] + v.fu[s]:
+            return "IDIOT-TABLE-1"
+        if want <= v.hand[s] + v.fu[s] + v.fd[s] and not (want <= v.hand[s] + v.fu[s]):
+            return "IDIOT-BLIND-1"
+        return "IDIOT-MULTI-1"
+    from_hand, from_fu = parts
+    if from_fu and from_hand and v.phase == "opening":
+        return "IDIOT-TABLE-1"
+    if v.phase == "opening" and not v.pending:
+        if from_fu:
+            return "IDIOT-TABLE-1"
+        return None if rank == "any" or r == rank else "IDIOT-OPEN-1"
+    if v.pending == "chain":
+        return None if v.pile and r == rk(v.pile[-1]) else "IDIOT-DRAW-3"
+    if v.pending == "two_followup":
+        return None
+    if not playable(r, v.pile, v.opts):
+        return "IDIOT-PLAY-2"
+    return None
+
+
+# -- the properties ----------------------------------------------------------------------------
+class IdiotProperties(GameProperties):
+    game: ClassVar[str] = GAME
+    checks: ClassVar[CheckRegistry] = checks
+    ordered_zones = frozenset({"discard", "draw"})
+    option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {}
+    step_scale: ClassVar[float] = 4.0
+
+    def __init__(self, setup: Setup, coverage: Any) -> None:
+        super().__init__(setup, coverage)
+        self.n = setup.players
+        self.decks = setup.options["decks"]
+        self.declines = 0  # declines in a row at the current ladder rank
+        self.stubborn: bool | None = None  # this game's opening policy (decline whenever allowed)
+        self.views: dict[int, View] = {}
+
+    def view(self, snap: Snapshot) -> View:
+        v = self.views.get(id(snap))
+        if v is None or v.snap is not snap:
+            v = View(snap)
+            self.views = {id(snap): v}  # keep only the latest two
+        return v
+
+    # -- what to draw ------------------------------------------------------------------
+    @classmethod
+    def all_clauses(cls) -> list[str]:
+        return CLAUSES + list(CONTRACT_CLAUSES)
+
+    @classmethod
+    def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
+        players = sorted(declared["players"])
+        small = [p for p in players if 2 <= p <= 4] or players[:1]
+        some = [p for p in players if 5 <= p <= 6]
+        options = declared.get("options", {})
+
+        def choices(name: str, default: list[Any]) -> list[Any]:
+            got = options.get(name)
+            return list(got) if isinstance(got, list) and got else default
+
+        after_burn = choices("after_burn", ["next"])
+        six_burn = choices("six_burn", [3])
+        two_followup = choices("two_followup", ["optional"])
+        ten_anytime = choices("ten_anytime", [True])
+
+        @st.composite
+        def setup(draw: Any) -> Setup:
+            pick = st.sampled_from(small)
+            n = draw(st.one_of(pick, pick, pick, st.sampled_from(some)) if some else pick, label="players")
+            decl = options.get("decks")
+            need = math.ceil(9 * n / 52)  # the kit never asks for 9n > 52D
+            default = max(need, math.ceil(n / 3))
+            if isinstance(decl, dict):
+                lo, hi = max(decl["min"], need), decl["max"]
+                picks = sorted({d for d in (lo, default, lo + 1) if lo <= d <= hi}) or [lo]
+            elif isinstance(decl, list) and decl:
+                picks = [d for d in decl if d >= need] or [max(decl)]
+            else:
+                picks = [default]
+            decks = draw(st.sampled_from(picks), label="decks")
+            opts = {
+                "decks": decks,
+                "after_burn": draw(st.sampled_from(after_burn), label="after_burn"),
+                "six_burn": draw(st.sampled_from(six_burn), label="six_burn"),
+                "two_followup": draw(st.sampled_from(two_followup), label="two_followup"),
+                "ten_anytime": draw(st.sampled_from(ten_anytime), label="ten_anytime"),
+            }
+            dealer = draw(st.integers(0, n - 1), label="dealer")
+            return Setup(GAME, n, dealer, opts)
+
+        return setup()
+
+    def deal(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+        cards = list(data.draw(st.permutations(sorted(pool(self.decks).elements())), label="deal"))
+        return self._deal_of(cards)
+
+    def _deal_of(self, cards: list[str]) -> dict[str, Any]:
+        n = self.n
+        rows = [[cards[3 * (k * n + s) : 3 * (k * n + s) + 3] for s in range(n)] for k in range(3)]
+        return {"type": "deal", "face_down": rows[0], "face_up": rows[1], "hand": rows[2], "draw": cards[9 * n :]}
+
+    def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+        moves = snap.moves
+        i = data.draw(st.integers(0, len(moves) - 1), label="move")
+        t = moves[i].get("type")
+        if snap.phase == "opening":
+            if self.stubborn is None:
+                self.stubborn = data.draw(st.integers(0, 5), label="stubborn") == 0
+            if self.stubborn and t != "decline":
+                j = next((k for k, m in enumerate(moves) if m.get("type") == "decline"), None)
+                if j is not None:
+                    return moves[j]
+        if t in ("pickup", "stop") and len(moves) > 1:
+            i = data.draw(st.integers(0, len(moves) - 1), label="again")
+            if moves[i].get("type") == "pickup" and len(moves) > 1:
+                i = data.draw(st.integers(0, len(moves) - 1), label="again")
+        return moves[i]
+
+    def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
+        n, phase = self.n, snap.phase
+        if phase == "deal":
+            cards = sorted(pool(self.decks).elements())
+            good = self._deal_of(cards)
+            bad = []
+            short = {**good, "hand": [good["hand"][0] + good["draw"][:1]] + good["hand"][1:], "draw": good["draw"][1:]}
+            bad.append((short, "IDIOT-DEAL-1"))
+            bad.append(({**good, "face_down": good["face_down"][:-1], "draw": good["draw"] + good["face_down"][-1]}, "IDIOT-DEAL-1"))
+            if good["draw"]:
+                bad.append(({**good, "draw": good["draw"][:-1]}, "IDIOT-DEAL-2"))
+                extra = good["hand"][0][0]  # one copy too many of a card, one card missing
+                bad.append(({**good, "draw": good["draw"][:-1] + [extra]}, "IDIOT-SETUP-2"))
+            bad.append(({**good, "hand": [["1Z", *good["hand"][0][1:]]] + good["hand"][1:]}, "IDIOT-SETUP-2"))
+            return bad
+        if phase == "over" or snap.to_act is None:
+            return []
+        v = self.view(snap)
+        s = snap.to_act
+        hand, fu, fd = v.hand[s], v.fu[s], v.fd[s]
+        bad: list[tuple[dict[str, Any], str]] = []
+        others = Counter()
+        for o in range(n):
+            if o != s:
+                others.update(v.hand[o])
+        foreign = [c for c in others if c not in hand and c not in fu]
+        not_held = next((c for c in sorted(pool(1)) if c not in hand and c not in fu and c not in fd), None)
+        if phase == "swap":
+            if not_held and fu:
+                bad.append(({"type": "swap", "hand": not_held, "face_up": next(iter(fu))}, "IDIOT-SWAP-1"))
+            fd_only = [c for c in fd if c not in fu]
+            if fd_only and hand:
+                bad.append(({"type": "swap", "hand": next(iter(hand)), "face_up": fd_only[0]}, "IDIOT-SWAP-1"))
+            if hand:
+                bad.append((play([next(iter(hand))]), "IDIOT-SWAP-1"))
+            bad.append(({"type": "decline"}, "IDIOT-OPEN-1"))
+            return bad
+        # any later phase
+        if hand and fu:
+            bad.append(({"type": "swap", "hand": next(iter(hand)), "face_up": next(iter(fu))}, "IDIOT-SWAP-1"))
+        if phase != "opening":
+            bad.append(({"type": "decline"}, "IDIOT-OPEN-1"))
+        elif snap.get("opening_rank") == "any":
+            bad.append(({"type": "decline"}, "IDIOT-OPEN-3"))
+        if not v.pending:
+            bad.append(({"type": "stop"}, "IDIOT-TWO-2"))
+        if not v.pile and not v.pending:
+            bad.append(({"type": "pickup"}, "IDIOT-PICKUP-3"))
+        if not_held:
+            bad.append((play([not_held]), "IDIOT-MULTI-1"))
+        if foreign:
+            bad.append((play([foreign[0]]), "IDIOT-MULTI-1"))
+        zone = v.zone_of(s)
+        if zone != "face_down" and fd:
+            bad.append(({"type": "play_blind", "index": 0}, "IDIOT-BLIND-1"))
+            fd_only = [c for c in fd if c not in hand and c not in fu]
+            if fd_only:
+                bad.append((play([fd_only[0]]), "IDIOT-BLIND-1"))
+        if zone == "face_down" and 0 < len(v.fd_list[s]) < 3 and v.pending != "chain":
+            bad.append(({"type": "play_blind", "index": len(v.fd_list[s])}, "IDIOT-BLIND-1"))
+        if hand and fu:
+            up_only = [c for c in fu if c not in hand]
+            if up_only:
+                bad.append((play([up_only[0]]), "IDIOT-TABLE-1"))
+        src = hand if zone == "hand" else fu if zone == "face_up" else Counter()
+        ranks = by_rank(src)
+        if len(ranks) >= 2 and v.pending != "chain":
+            a, b = sorted(ranks)[:2]
+            bad.append((play([next(iter(ranks[a])), next(iter(ranks[b]))]), "IDIOT-MULTI-1"))
+        if phase == "opening":
+            rank = snap.get("opening_rank")
+            if rank != "any":
+                wrong = [c for c in hand if rk(c) != rank]
+                if wrong:
+                    bad.append((play([wrong[0]]), "IDIOT-OPEN-1"))
+        elif v.pending == "chain" and v.pile:
+            wrong = [c for c in hand if rk(c) != rk(v.pile[-1])]
+            if wrong:
+                bad.append((play([wrong[0]]), "IDIOT-DRAW-3"))
+        elif not v.pending and v.pile:
+            low = [c for c in src if not playable(rk(c), v.pile, v.opts)]
+            if low:
+                bad.append((play([low[0]]), "IDIOT-PLAY-2"))
+        return bad
+
+    # -- checks on the first state -------------------------------------------------------
+    def start(self, snap: Snapshot) -> None:
+        n = snap.players
+        self.expect("IDIOT-SETUP-1", n >= 2, "Idiot needs at least 2 players", ">= 2", n)
+        want = pool(self.decks)
+        got = snap.all_cards()
+        self.expect("IDIOT-SETUP-2", got == want, f"the pool is {self.decks} standard deck(s) shuffled together",
+                    52 * self.decks, _diff(got, want))  # fmt: skip
+
+
+def _diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:
+    return {"extra": sorted((got - want).elements())[:8], "missing": sorted((want - got).elements())[:8]}
+
+
+def _cards(c: Counter[str]) -> list[str]:
+    return sorted(c.elements())
+
+
+# -- transition checks ---------------------------------------------------------------------------
+@checks("IDIOT-INV-1", "IDIOT-SETUP-2")
+def conservation(props: IdiotProperties, step: Step) -> None:
+    """IDIOT-INV-1: all zones together are D decks; the burn pile only grows."""
+    got = step.after.all_cards()
+    want = pool(props.decks)
+    props.expect("IDIOT-INV-1", got == want, f"every zone together must hold exactly {props.decks} deck(s)",
+                 52 * props.decks, _diff(got, want))  # fmt: skip
+    b0, b1 = Counter(step.before.zone("burned")), Counter(step.after.zone("burned"))
+    props.expect("IDIOT-INV-1", b0 <= b1, "the burn pile only grows (burned cards are out of play for good)",
+                 "a superset of the burned cards", _diff(b1, b0))  # fmt: skip
+
+
+@checks("IDIOT-DEAL-1", "IDIOT-DEAL-2", "IDIOT-INV-2", "IDIOT-SWAP-1")
+def deal_and_swap(props: IdiotProperties, step: Step) -> None:
+    """The deal lands as sent (3/3/3 and the draw pile); swaps exchange one hand and one face-up card."""
+    before, after, n = step.before, step.after, props.n
+    if step.kind == "deal":
+        m = step.move
+        got = {z: [sorted(after.zone(f"{z}/{s}")) for s in range(n)] for z in ("face_down", "face_up", "hand")}
+        want = {z: [sorted(m[z][s]) for s in range(n)] for z in ("face_down", "face_up", "hand")}
+        props.expect("IDIOT-DEAL-1", got == want, "each seat gets the 3 face-down, 3 face-up and 3 hand cards dealt to it", want, got)
+        props.expect("IDIOT-DEAL-2", after.zone("draw") == m["draw"] and len(m["draw"]) == 52 * props.decks - 9 * n,
+                     f"the undealt {52 * props.decks - 9 * n} cards form the draw pile, as dealt (top last)",
+                     len(m["draw"]), len(after.zone("draw")))  # fmt: skip
+        props.expect("IDIOT-INV-2", all(len(after.zone(f"{z}/{s}")) == 3 for z in ("face_down", "face_up", "hand") for s in range(n))
+                     and not after.zone("discard") and not after.zone("burned"),
+                     "after the deal every seat has 3/3/3 cards, the pile and burn pile are empty", "3/3/3",
+                     {s: [len(after.zone(f'{z}/{s}')) for z in ('face_down', 'face_up', 'hand')] for s in range(n)})  # fmt: skip
+        first = (props.setup.dealer + 1) % n
+        props.expect("IDIOT-SWAP-1", after.phase == "swap" and after.to_act == first,
+                     "after the deal the seats swap in turn from the dealer's left",
+                     {"phase": "swap", "to_act": first}, {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
+        return
+    if before.phase != "swap":
+        return
+    s = before.to_act
+    assert s is not None
+    v0, v1 = props.view(before), View(after)
+    others_same = all(v0.hand[o] == v1.hand[o] and v0.fu[o] == v1.fu[o] for o in range(n) if o != s)
+    props.expect("IDIOT-INV-2", all(v0.fd[o] == v1.fd[o] for o in range(n)) and others_same and v1.draw == v0.draw,
+                 "the swap phase never touches face-down cards, the draw pile or other seats", "unchanged", "changed")  # fmt: skip
+    props.expect("IDIOT-INV-2", v0.hand[s] + v0.fu[s] == v1.hand[s] + v1.fu[s],
+                 "swaps keep the seat's hand and face-up cards together as one multiset",
+                 _cards(v0.hand[s] + v0.fu[s]), _cards(v1.hand[s] + v1.fu[s]))  # fmt: skip
+    if step.kind == "swap":
+        h, f = step.move["hand"], step.move["face_up"]
+        want_h = v0.hand[s] - Counter([h]) + Counter([f])
+        props.expect("IDIOT-SWAP-1", v1.hand[s] == want_h and after.phase == "swap" and after.to_act == s,
+                     f"a swap puts {h} face up and {f} in the hand; the same seat goes on swapping",
+                     {"hand": _cards(want_h), "to_act": s}, {"hand": _cards(v1.hand[s]), "to_act": after.to_act})  # fmt: skip
+    elif step.kind == "ready":
+        props.expect("IDIOT-SWAP-1", v1.hand[s] == v0.hand[s], "ready changes no card", _cards(v0.hand[s]), _cards(v1.hand[s]))
+        dealer = props.setup.dealer
+        if s == dealer:
+            props.expect("IDIOT-OPEN-1", after.phase == "opening" and after.to_act == (dealer + 1) % n
+                         and after.get("opening_rank") == "3",
+                         "when the dealer is ready the opening ladder starts at 3 with the player left of the dealer",
+                         {"phase": "opening", "to_act": (dealer + 1) % n, "opening_rank": "3"},
+                         {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")})  # fmt: skip
+            props.expect("IDIOT-INV-2", all(size(v1.hand[o]) == 3 and size(v1.fu[o]) == 3 for o in range(n)),
+                         "after the swap phase every seat still has 3 face-up and 3 hand cards", 3,
+                         [[size(v1.fu[o]), size(v1.hand[o])] for o in range(n)])  # fmt: skip
+        else:
+            props.expect("IDIOT-SWAP-1", after.phase == "swap" and after.to_act == (s + 1) % n,
+                         "seats swap in turn clockwise, the dealer last", (s + 1) % n, after.to_act)  # fmt: skip
+
+
+@checks("IDIOT-OPEN-1", "IDIOT-OPEN-3")
+def opening_ladder(props: IdiotProperties, step: Step) -> None:
+    """A decline passes the ladder on; a full circle of declines moves the rank up, past A to "any"."""
+    before, after, n = step.before, step.after, props.n
+    if before.phase != "opening" or step.kind != "decline":
+        if before.phase == "opening":
+            props.declines = 0
+        return
+    s = before.to_act
+    assert s is not None
+    rank = before.get("opening_rank")
+    props.declines += 1
+    want_rank = rank
+    if props.declines >= n:
+        props.declines = 0
+        want_rank = "any" if rank == "A" else LADDER[LADDER.index(rank) + 1]
+    clause = "IDIOT-OPEN-3" if want_rank == "any" else "IDIOT-OPEN-1"
+    got = {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")}
+    want = {"phase": "opening", "to_act": (s + 1) % n, "opening_rank": want_rank}
+    props.expect(clause, got == want,
+                 "a decline passes the opening to the left; after a full circle of declines the ladder rank moves up"
+                 + (" and past the ace the player left of the dealer must open with anything" if want_rank == "any" else ""),
+                 want, got)  # fmt: skip
+    props.expect("IDIOT-INV-1", View(after).pile == [] and before.zone("draw") == after.zone("draw"),
+                 "a decline moves no card", "no card moved", "cards moved")  # fmt: skip
+
+
+@checks("IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-RANK-1", "IDIOT-MULTI-1", "IDIOT-PICKUP-1", "IDIOT-PICKUP-2",
+        "IDIOT-DRAW-1", "IDIOT-DRAW-2", "IDIOT-DRAW-3", "IDIOT-TABLE-1", "IDIOT-TABLE-2", "IDIOT-TABLE-3",
+        "IDIOT-BLIND-1", "IDIOT-BLIND-2", "IDIOT-BLIND-3", "IDIOT-TWO-1", "IDIOT-TWO-2", "IDIOT-BURN-10",
+        "IDIOT-BURN-4KIND", "IDIOT-BURN-6S", "IDIOT-BURN-NEXT", "IDIOT-OUT-1", "IDIOT-END-1", "IDIOT-OPEN-2",
+        "IDIOT-INV-7", "IDIOT-INV-4")  # fmt: skip
+def turn_outcome(props: IdiotProperties, step: Step) -> None:
+    """Predict the whole outcome of a play, blind play, pickup or stop from the rules, and compare."""
+    before, after, n = step.before, step.after, props.n
+    t = step.kind
+    if before.phase not in ("opening", "play") or t not in ("play", "play_blind", "pickup", "stop"):
+        return
+    v0, v1 = props.view(before), View(after)
+    s = before.to_act
+    assert s is not None
+    opts = v0.opts
+    bad = why_illegal(v0, step.move)
+    props.expect("IDIOT-INV-4", bad is None, f"the move applied must be legal here (it breaks {bad})", "legal", step.move)
+    if bad is not None:
+        return
+    hand, fu, fd = v0.hand[s].copy(), v0.fu[s].copy(), v0.fd[s].copy()
+    draw, pile, burned = list(v0.draw), list(v0.pile), v0.burned.copy()
+    pending: str | None = None
+    burn: str | None = None
+    drawn: list[str] = []
+    failed_blind = False
+    from_hand: Counter[str] = Counter()
+    from_fu: Counter[str] = Counter()
+    r = None
+    if t == "stop":
+        ctx = "IDIOT-TWO-2" if v0.pending == "two_followup" else "IDIOT-DRAW-3"
+    elif t == "pickup":
+        ctx = "IDIOT-PICKUP-1"
+        hand.update(pile)
+        pile = []
+    else:
+        if t == "play_blind":
+            card = v0.fd_list[s][step.move["index"]]
+            fd -= Counter([card])
+            cards = [card]
+            r = rk(card)
+            legal = playable(r, pile, opts)
+            ctx = "IDIOT-BLIND-2" if legal else "IDIOT-BLIND-3"
+            if not legal:
+                failed_blind = True
+                hand.update(pile)
+                hand[card] += 1
+                pile = []
+        else:
+            cards = list(step.move["cards"])
+            r = rk(cards[0])
+            parts = split_play(v0, cards)
+            assert parts is not None
+            from_hand, from_fu = parts
+            hand -= from_hand
+            fu -= from_fu
+            if from_fu and from_hand:
+                ctx = "IDIOT-TABLE-3"
+            elif from_fu:
+                ctx = "IDIOT-TABLE-2" if len(cards) > 1 else "IDIOT-TABLE-1"
+            elif v0.pending == "two_followup":
+                ctx = "IDIOT-TWO-2"
+            elif v0.pending == "chain":
+                ctx = "IDIOT-DRAW-3"
+            elif before.phase == "opening":
+                ctx = "IDIOT-OPEN-3" if before.get("opening_rank") == "any" else "IDIOT-OPEN-1"
+            elif len(cards) > 1:
+                ctx = "IDIOT-MULTI-1"
+            elif not pile:
+                ctx = "IDIOT-PLAY-1"
+            elif r == "2":
+                ctx = "IDIOT-TWO-1"
+            elif r == "T" and opts["ten_anytime"]:
+                ctx = "IDIOT-BURN-10"
+            else:
+                ctx = "IDIOT-PLAY-2"
+            if pile and rk(pile[-1]) != "2" and r not in "2" and not (r == "T" and opts["ten_anytime"]):
+                props.cover("IDIOT-RANK-1")
+        if not failed_blind:
+            pile = pile + cards
+            burn = burn_kind(pile, opts)
+            if burn:
+                burned.update(pile)
+                pile = []
+            if from_hand:
+                k = min(len(draw), max(0, 3 - size(hand)))
+                if k:
+                    drawn = draw[len(draw) - k :]
+                    draw = draw[: len(draw) - k]
+                    hand.update(drawn)
+    out = list(v0.out)
+    gone = not (hand or fu or fd)
+    if gone and s not in out:
+        out.append(s)
+    holders = [o for o in range(n) if (v0.holds(o) if o != s else not gone)]
+    over = len(holders) == 1
+    if t in ("play", "play_blind") and not failed_blind and not burn and not gone:
+        if r == "2" and t == "play" and opts["two_followup"] == "optional":
+            pending = "two_followup"
+        elif r in {rk(c) for c in drawn}:
+            pending = "chain"
+    outset = set(out)
+    if over:
+        to_act = None
+    elif pending:
+        to_act = s
+    elif burn and opts["after_burn"] == "burner" and not gone:
+        to_act = s
+    else:
+        to_act = next_active(s, n, outset)
+
+    # 1. the draw pile and the hand: what was drawn
+    draw_clause = "IDIOT-DRAW-2" if (t in ("pickup", "stop") or failed_blind or len(v1.draw) < len(draw)) else "IDIOT-DRAW-1"
+    if t == "pickup" or failed_blind:
+        props.cover("IDIOT-DRAW-2")
+    props.expect(draw_clause, v1.draw == draw,
+                 "after a play from the hand the player draws from the top of the draw pile until holding 3 "
+                 "(§2.3b: straight away, before any follow-up); never on a pickup, a failed blind card, or holding 3+",
+                 {"draw": len(draw), "drawn": drawn}, {"draw": len(v1.draw), "hand": _cards(v1.hand[s])})  # fmt: skip
+    if drawn:
+        props.cover("IDIOT-DRAW-1")
+    # 2. the acting seat's zones
+    props.expect(ctx, v1.hand[s] == hand,
+                 {"IDIOT-PICKUP-1": "a pickup takes the whole pile into the hand",
+                  "IDIOT-BLIND-3": "a failed blind card goes into the hand with the whole pile"}.get(
+                     ctx, "the played cards leave the hand (then the hand is refilled from the draw pile)"),
+                 _cards(hand), _cards(v1.hand[s]))  # fmt: skip
+    fu_clause = ctx if from_fu else "IDIOT-TABLE-1"
+    props.expect(fu_clause, v1.fu[s] == fu, "exactly the face-up cards played leave the face-up row",
+                 _cards(fu), _cards(v1.fu[s]))  # fmt: skip
+    props.expect("IDIOT-BLIND-1", v1.fd[s] == fd,
+                 "exactly the face-down card at the index played leaves the face-down row, and only by a blind play",
+                 _cards(fd), _cards(v1.fd[s]))  # fmt: skip
+    for o in range(n):
+        if o != s:
+            same = v1.hand[o] == v0.hand[o] and v1.fu[o] == v0.fu[o] and v1.fd[o] == v0.fd[o]
+            props.expect("IDIOT-INV-9" if o in v0.out else "IDIOT-INV-1", same,
+                         f"seat {s}'s move leaves seat {o}'s cards alone", "unchanged", {"seat": o})  # fmt: skip
+    # 3. the pile: burn or not
+    burned_now = bool(v1.burned - v0.burned)
+    if t in ("play", "play_blind") and not failed_blind:
+        if burn:
+            props.expect(burn, burned_now and not v1.pile and v1.burned == burned,
+                         {"IDIOT-BURN-10": "a 10 burns the whole pile, itself included",
+                          "IDIOT-BURN-6S": f"{opts['six_burn']} or more 6s on top burn the whole pile",
+                          "IDIOT-BURN-4KIND": "four or more cards of one rank on top burn the whole pile"}[burn],
+                         {"discard": [], "burned": size(burned) - size(v0.burned)},
+                         {"discard": v1.pile, "burned": size(v1.burned) - size(v0.burned)})  # fmt: skip
+        else:
+            c = burn_clause_for(r or "3") if burned_now or not v1.pile else ctx
+            props.expect(c, not burned_now and [rk(x) for x in v1.pile] == [rk(x) for x in pile] and Counter(v1.pile) == Counter(pile),
+                         f"the pile does not burn (top run of {top_run(pile)} x {r}): the cards land on it, the last listed on top",
+                         pile[-6:], v1.pile[-6:])  # fmt: skip
+            props.cover(ctx)
+    else:
+        clause = "IDIOT-PICKUP-2" if t == "pickup" else ctx
+        props.expect(clause, v1.pile == pile and not burned_now,
+                     "after a pickup or failed blind card the pile is empty and nothing burns" if t != "stop"
+                     else "a stop changes no card", pile[-4:], v1.pile[-4:])  # fmt: skip
+    # 4. out, end, pending, who acts
+    props.expect("IDIOT-OUT-1", v1.out == out,
+                 "a player left with no hand, face-up or face-down card is out, appended to `out`", out, v1.out)
+    if gone:
+        props.cover("IDIOT-OUT-1")
+    want_end = {"phase": "over", "loser": holders[0]} if over else {"phase": "play", "loser": None}
+    got_end = {"phase": after.phase, "loser": (after.get("result") or {}).get("loser")}
+    if not over and pending and before.phase == "opening" and after.phase == "opening":
+        got_end["phase"] = "play"  # left open: the phase name while the opening play's follow-up is pending
+    props.expect("IDIOT-END-1", got_end == want_end,
+                 "the game ends as soon as exactly one player holds cards, and that player is the loser", want_end, got_end)
+    if after.phase == "play" and after.get("opening_rank") is not None:
+        props.fail("IDIOT-OPEN-2", "once the opening card is down the ladder is over (`opening_rank` null)", None, after.get("opening_rank"))
+    pend_clause = ("IDIOT-BLIND-2" if t == "play_blind" else "IDIOT-BURN-NEXT" if burn else "IDIOT-OUT-1" if gone
+                   else "IDIOT-TWO-2" if "two_followup" in (pending, v1.pending) else "IDIOT-DRAW-3")  # fmt: skip
+    if not over:
+        props.expect(pend_clause, v1.pending == pending,
+                     "pending after this move: a follow-up after a 2 (two_followup optional, not blind, not burnt, not out), "
+                     "a chain when a card just drawn has the rank just played, else nothing",
+                     {"pending": pending, "drawn": drawn}, v1.pending)  # fmt: skip
+        if pending == "two_followup":
+            props.cover("IDIOT-TWO-2")
+        if pending == "chain" or (v0.pending == "chain"):
+            props.cover("IDIOT-DRAW-3")
+    if over:
+        turn_clause = "IDIOT-END-1"
+    elif to_act is not None and after.to_act in v1.out:
+        turn_clause = "IDIOT-OUT-1"
+    elif burn:
+        turn_clause = "IDIOT-BURN-NEXT"
+    elif t == "pickup":
+        turn_clause = "IDIOT-PICKUP-2"
+    elif failed_blind:
+        turn_clause = "IDIOT-BLIND-3"
+    elif pending or t == "stop":
+        turn_clause = pend_clause if pending else ctx
+    elif before.phase == "opening":
+        turn_clause = "IDIOT-OPEN-2"
+    else:
+        turn_clause = "IDIOT-INV-7"
+    props.expect(turn_clause, after.to_act == to_act,
+                 "who acts next: the same player while a follow-up or chain is pending (or after a burn under "
+                 "after_burn burner), else the next player clockwise who is not out", to_act, after.to_act)  # fmt: skip
+    props.cover("IDIOT-INV-7")
+    if burn:
+        props.cover("IDIOT-BURN-NEXT")
+    if before.phase == "opening" and t == "play":
+        props.cover("IDIOT-OPEN-2")
+
+
+@checks("IDIOT-SWAP-1", "IDIOT-OPEN-1", "IDIOT-OPEN-3", "IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-MULTI-1",
+        "IDIOT-PICKUP-1", "IDIOT-PICKUP-3", "IDIOT-TABLE-1", "IDIOT-TABLE-2", "IDIOT-TABLE-3", "IDIOT-BLIND-1",
+        "IDIOT-TWO-1", "IDIOT-TWO-2", "IDIOT-DRAW-3", "IDIOT-BURN-10")  # fmt: skip
+def legal_moves(props: IdiotProperties, step: Step) -> None:
+    """The legal moves of the new state are exactly the ones the rules give (plus what is left open)."""
+    after = step.after
+    if after.phase in ("deal", "over") or after.to_act is None:
+        return
+    v = props.view(after)
+    req, opt = legal_set(v)
+    listed = {move_key(m): m for m in after.moves}
+    extra = [m for k, m in listed.items() if k not in req and k not in opt]
+    for m in extra:
+        clause = why_illegal(v, m) or "IDIOT-MULTI-1"
+        props.fail(clause, f"legal_moves offers a move the rules forbid here ({clause})", "absent", m)
+    missing = [(m, c) for k, (m, c) in req.items() if k not in listed]
+    if missing:
+        clauses = Counter(c for _, c in missing)
+        clause = clauses.most_common(1)[0][0]
+        if clause in ("IDIOT-TABLE-1", "IDIOT-TABLE-2"):
+            face_up_listed = any(k for k in listed if k in req and req[k][1] in ("IDIOT-TABLE-1", "IDIOT-TABLE-2"))
+            clause = "IDIOT-TABLE-2" if face_up_listed else "IDIOT-TABLE-1"
+        props.fail(clause, "legal_moves leaves out moves the rules allow here",
+                   [m for m, c in missing if c == clause][:4], f"{len(listed)} moves listed")  # fmt: skip
+    for c in set(c for _, c in req.values()):
+        props.cover(c)
+    if v.phase == "play" and not v.pending and not v.pile:
+        props.cover("IDIOT-PICKUP-3")
+
+
+@checks("IDIOT-INV-3")
+def zone_discipline(props: IdiotProperties, step: Step) -> None:
+    """IDIOT-INV-3: face-up cards leave only with hand and draw pile empty (or in a TABLE-3 play); face-down only
+    with hand, face-up and draw pile empty; their counts never grow after the swap phase."""
+    before, after, n = step.before, step.after, props.n
+    if before.phase in ("deal", "swap"):
+        return
+    v0, v1 = props.view(before), View(after)
+    for s in range(n):
+        props.expect("IDIOT-INV-3", size(v1.fd[s]) <= size(v0.fd[s]) and size(v1.fu[s]) <= size(v0.fu[s]),
+                     "face-up and face-down rows never grow after the swap phase",
+                     [size(v0.fu[s]), size(v0.fd[s])], [size(v1.fu[s]), size(v1.fd[s])])  # fmt: skip
+        if size(v1.fu[s]) < size(v0.fu[s]):
+            combo = step.kind == "play" and not v0.draw and v0.hand[s] <= Counter(step.move.get("cards") or [])
+            props.expect("IDIOT-INV-3", s == before.to_act and not v0.draw and (not v0.hand[s] or combo),
+                         "a face-up card leaves only when the hand and the draw pile are empty (or in a TABLE-3 play)",
+                         {"hand": 0, "draw": 0}, {"seat": s, "hand": size(v0.hand[s]), "draw": len(v0.draw)})  # fmt: skip
+        if size(v1.fd[s]) < size(v0.fd[s]):
+            props.expect("IDIOT-INV-3", s == before.to_act and not v0.draw and not v0.hand[s] and not v0.fu[s]
+                         and size(v0.fd[s]) - size(v1.fd[s]) == 1,
+                         "one face-down card leaves, only when hand, face-up row and draw pile are empty",
+                         {"hand": 0, "face_up": 0, "draw": 0}, {"hand": size(v0.hand[s]), "face_up": size(v0.fu[s]), "draw": len(v0.draw)})  # fmt: skip
+
+
+@checks("IDIOT-INV-5")
+def draw_rule(props: IdiotProperties, step: Step) -> None:
+    """IDIOT-INV-5: after a play from the hand with cards left to draw the hand has 3+; draws never overfill; no
+    draw on a pickup turn."""
+    before, after = step.before, step.after
+    if before.phase not in ("opening", "play") or step.kind in ("decline",):
+        return
+    s = before.to_act
+    v0, v1 = props.view(before), View(after)
+    took = len(v0.draw) - len(v1.draw)
+    if step.kind in ("pickup", "stop"):
+        props.expect("IDIOT-INV-5", took == 0, "no draw on a pickup turn or a stop", 0, took)
+        return
+    if step.kind == "play" and s is not None and Counter(step.move.get("cards") or []) <= v0.hand[s] + v0.fu[s]:
+        if v1.draw:
+            props.expect("IDIOT-INV-5", size(v1.hand[s]) >= 3, "after a play the hand is refilled to 3 while the draw pile lasts", 3, size(v1.hand[s]))
+        if took:
+            props.expect("IDIOT-INV-5", size(v1.hand[s]) <= 3, "a draw step never takes the hand above 3", 3, size(v1.hand[s]))
+    props.cover("IDIOT-INV-5")
+
+
+@checks("IDIOT-INV-6", "IDIOT-INV-8")
+def pile_shape(props: IdiotProperties, step: Step) -> None:
+    """IDIOT-INV-6: never a 10, a run of 4+ or (six_burn 3) three 6s on top between moves.
+    IDIOT-INV-8: between resets (burn, pickup, a 2) the effective top rank never decreases."""
+    after, before = step.after, step.before
+    pile = after.zone("discard")
+    opts = after.options
+    if pile:
+        r, run = rk(pile[-1]), top_run(pile)
+        ok = r != "T" and (run < opts["six_burn"] if r == "6" else run < 4)
+        props.expect("IDIOT-INV-6", ok, "between moves the pile never shows a 10, a run of 4 or more, or a burning run of 6s on top",
+                     "no burning top", pile[-5:])  # fmt: skip
+    else:
+        props.cover("IDIOT-INV-6")
+    old = before.zone("discard")
+    if old and len(pile) > len(old) and pile[: len(old)] == old:
+        prev = rk(old[-1])
+        for c in pile[len(old) :]:
+            cur = rk(c)
+            if prev != "2" and cur != "2":
+                props.expect("IDIOT-INV-8", ORDER.index(cur) >= ORDER.index(prev),
+                             "between resets the effective rank on top of the pile never falls", f">= {prev}", cur)  # fmt: skip
+            prev = cur
+    else:
+        props.cover("IDIOT-INV-8")
+
+
+@checks("IDIOT-INV-9", "IDIOT-INV-10", "IDIOT-INV-11", "IDIOT-END-1")
+def progress(props: IdiotProperties, step: Step) -> None:
+    """IDIOT-INV-9..11: out is final, over iff one player holds cards, cards in circulation never increase."""
+    before, after, n = step.before, step.after, props.n
+    if before.phase == "deal":
+        return
+    v0, v1 = props.view(before), View(after)
+    props.expect("IDIOT-INV-11", v1.out[: len(v0.out)] == v0.out, "the set of out players never shrinks", v0.out, v1.out)
+    circ0 = sum(v0.snap.all_cards().values()) - size(v0.burned)
+    circ1 = sum(v1.snap.all_cards().values()) - size(v1.burned)
+    props.expect("IDIOT-INV-11", circ1 <= circ0, "cards in circulation (all but burned) never increase", circ0, circ1)
+    for s in v1.out:
+        props.expect("IDIOT-INV-9", not v1.holds(s) and after.to_act != s, f"out seat {s} never gets cards again nor acts",
+                     "no cards, not to act", {"cards": size(v1.hand[s] + v1.fu[s] + v1.fd[s]), "to_act": after.to_act})  # fmt: skip
+    if after.phase in ("opening", "play", "over"):
+        holders = [s for s in range(n) if v1.holds(s)]
+        over = after.phase == "over"
+        props.expect("IDIOT-INV-10", over == (len(holders) == 1), "the game is over iff exactly one player still holds cards",
+                     len(holders) == 1, over)  # fmt: skip
+        if over:
+            loser = (after.get("result") or {}).get("loser")
+            props.expect("IDIOT-INV-10", loser == holders[0] and after.to_act is None,
+                         "the one player left holding cards is reported as the loser", holders[0], loser)  # fmt: skip
+            props.expect("IDIOT-END-1", sorted(v1.out + [loser]) == list(range(n)) if loser is not None else False,
+                         "every other player is out when the game ends", list(range(n)), v1.out)  # fmt: skip

@@ -1,0 +1,83 @@
+"""Fixtures are validated with precise messages; expectations can fail; schemas name fields."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ruleproof import GAMES, schema
+from ruleproof.checked import CheckedEngine
+from ruleproof.engine import AdapterBroken
+from ruleproof.properties import available_games, properties_for
+from ruleproof.properties.machinery import Coverage
+from ruleproof.reference import ReferenceEngine, rules_for
+from ruleproof.scenarios import Fixture, FixtureError, bundled, load_file, run_fixture
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bundled_fixtures_are_valid(game: str) -> None:
+    for fx in bundled(game):
+        assert fx.game == game and fx.clauses
+
+
+def test_a_malformed_fixture_names_the_field(tmp_path: Path) -> None:
+    bad = {"id": "x", "game": "black-maria", "title": "t", "clauses": ["BM-FOLLOW-1"],
+           "setup": {"players": "four", "dealer": 0}, "steps": [{"apply": {"type": "deal"}}]}  # fmt: skip
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(FixtureError, match=r"setup\.players"):
+        load_file(path)
+    path.write_text("{not json")
+    with pytest.raises(FixtureError, match="not JSON"):
+        load_file(path)
+    no_clause = {**bad, "setup": {"players": 4, "dealer": 0}, "steps": [{"reject": {"type": "play", "card": "2C"}}]}
+    path.write_text(json.dumps(no_clause))
+    with pytest.raises(FixtureError, match="steps"):
+        load_file(path)
+
+
+def test_a_wrong_expectation_fails_on_its_clause() -> None:
+    fx = Fixture.parse(
+        {"id": "wrong", "game": "black-maria", "title": "expects the wrong first leader", "clauses": ["BM-LEAD-1"],
+         "setup": {"players": 4, "dealer": 0, "options": {"scoring": "standard", "target": 100}},
+         "steps": [{"expect": {"state": {"phase": "deal", "dealer": 2}}, "clause": "BM-DEAL-2"}]},
+        "inline",
+    )  # fmt: skip
+    engine = CheckedEngine(ReferenceEngine([rules_for("black-maria")]))
+    result = run_fixture(fx, engine, properties_for("black-maria"), Coverage())
+    assert result.status == "fail" and result.finding is not None
+    assert result.finding.clause == "BM-DEAL-2"
+    assert result.finding.expected == {"phase": "deal", "dealer": 2}
+    assert result.finding.got == {"phase": "deal", "dealer": 0}
+
+
+def test_schema_errors_name_the_offending_field() -> None:
+    engine = ReferenceEngine([rules_for("black-maria")])
+    state = engine.new_game("black-maria", 4, 0, {})
+    state["zones"]["hand/0"] = ["ZZ"]
+    with pytest.raises(schema.SchemaError) as err:
+        schema.check("black-maria", "state", state, "STATE")
+    assert 'zones["hand/0"][0]' in str(err.value)
+
+
+def test_a_crashing_engine_is_broken() -> None:
+    class Crashes(ReferenceEngine):
+        def legal_moves(self):  # type: ignore[override]
+            raise ZeroDivisionError("oops")
+
+    engine = CheckedEngine(Crashes([rules_for("black-maria")]))
+    engine.new_game("black-maria", 4, 0, {"scoring": "standard", "target": 100})
+    with pytest.raises(AdapterBroken) as err:
+        engine.legal_moves()
+    assert err.value.kind == "crash" and "ZeroDivisionError" in err.value.message
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_reference_states_validate(game: str) -> None:
+    engine = CheckedEngine(ReferenceEngine([rules_for(game)]))
+    hello = engine.hello()
+    players = hello["games"][game]["players"][0]
+    engine.new_game(game, players, 0, {})
+    assert engine.state()["phase"] == "deal"

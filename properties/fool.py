@@ -36,6 +36,7 @@ from ruleproof.properties.machinery import (
     Setup,
     Snapshot,
     Step,
+    Stuck,
 )
 
 GAME = "fool"
@@ -166,7 +167,7 @@ class FoolProperties(GameProperties):
         self.h = hand_size(n)
         self.loss = opts["loss"]
         self.tricks = 0  # completed tricks this round
-        self.sat_out_last: set[int] = set()  # seats that sat out the last completed trick
+        self.astray = False  # this trick already broke a turn-order clause: judge nothing more of it
 
     # -- what to draw ------------------------------------------------------------------
     @classmethod
@@ -206,6 +207,8 @@ class FoolProperties(GameProperties):
 
     def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
         # by index into the engine's list; now and then the 1 when listed, to reach ties of 1s
+        if not snap.moves:
+            raise Stuck("CONTRACT-PHASE-1")  # already reported by the contract check
         if data.draw(st.integers(0, 3), label="prefer 1") == 0:
             for i, m in enumerate(snap.moves):
                 if m.get("card") == FOOL_WILD:
@@ -247,7 +250,9 @@ class FoolProperties(GameProperties):
             bad.append((play(outside[0]), "FOOL-SETUP-3"))
         legal, clause = legal_cards(hand, snap.zone("trick"))
         if clause == "FOOL-FOLLOW-1":
-            bad += [(play(c), "FOOL-FOLLOW-1") for c in sorted(held - legal)][:2]
+            # after a led 1 the duty to follow comes from the first coloured card (FOOL-COLOUR-1)
+            why = "FOOL-COLOUR-1" if snap.zone("trick")[0] == FOOL_WILD else "FOOL-FOLLOW-1"
+            bad += [(play(c), why) for c in sorted(held - legal)][:2]
         return bad
 
     # -- checks on the state right after new_game --------------------------------------------
@@ -359,44 +364,7 @@ def the_deal(props: FoolProperties, step: Step) -> None:
     now = {k: after.get(k) for k in ("scores", "tens", "penalties")}
     props.expect("FOOL-INV-9", same == now, "a deal changes no total, tally or penalty sum", same, now)
     props.tricks = 0
-    props.sat_out_last = set()
-
-
-@checks("FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1", "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-INV-4", "FOOL-INV-8")
-def legal_moves(props: FoolProperties, step: Step) -> None:
-    """The legal moves of the seat to act: exactly the cards the lead and follow rules allow."""
-    after = step.after
-    if after.phase != "play" or after.to_act is None:
-        return
-    hand = after.zone(f"hand/{after.to_act}")
-    trick = after.zone("trick")
-    if not trick:
-        empty = [s for s in range(props.n) if not after.zone(f"hand/{s}")]
-        props.expect("FOOL-INV-8", not empty, "no trick starts while some hand is empty", [], empty)
-    want, clause = legal_cards(hand, trick)
-    moves = after.moves
-    got = {m.get("card") for m in moves if m.get("type") == "play"}
-    ok = got == want and len(moves) == len(want)
-    lead = lead_colour(trick)
-    if trick and trick[0] == FOOL_WILD:
-        props.cover("FOOL-COLOUR-1")
-    if not ok:
-        if FOOL_WILD in hand and FOOL_WILD not in got:
-            clause, why = "FOOL-WILD-1", "a 1 may be played at every turn, also by a player holding lead-colour cards"
-        elif trick and trick[0] == FOOL_WILD and lead is not None:
-            clause, why = "FOOL-COLOUR-1", f"a 1 was led: the first coloured card sets the lead colour ({lead}), to be followed where possible"
-        elif clause == "FOOL-LEAD-1":
-            why = "the leader may lead any card of their hand"
-        elif clause == "FOOL-FOLLOW-1":
-            why = f"holding a non-1 card of the lead colour {lead}: exactly the {lead} cards and the 1s may be played"
-        elif lead is None:
-            why = "while only 1s are in the trick the lead colour is undefined: any card may be played"
-        else:
-            why = f"holding no non-1 card of the lead colour {lead} (1s create no duty): any card may be played"
-        props.fail(clause, why, sorted(want, key=str), sorted((str(m.get("card", m)) for m in moves), key=str))
-    props.cover(clause, "FOOL-INV-4")
-    if FOOL_WILD in hand:
-        props.cover("FOOL-WILD-1")
+    props.astray = False
 
 
 @checks("FOOL-INV-7", "FOOL-SIT-1", "FOOL-SIT-2", "FOOL-SIT-3", "FOOL-SETUP-6", "FOOL-INV-3", "FOOL-END-1")
@@ -421,6 +389,11 @@ def trick_play(props: FoolProperties, step: Step) -> None:
     size = n - len(sitting)
     want_done = len(trick) >= size
     got_done = after.phase != "play" or not after.zone("trick")
+    if props.astray:  # the engine left the document's turn order in this trick (already reported)
+        if got_done:
+            props.astray = False
+            props.tricks += 1
+        return
     if not want_done:
         nxt = clockwise_after(seat, n, sitting)
         if got_done or after.to_act != nxt:
@@ -430,12 +403,13 @@ def trick_play(props: FoolProperties, step: Step) -> None:
                 clause, why = "FOOL-SETUP-6", f"every seat plays the first trick of a round: seat {nxt} is next"
             elif after.to_act in sitting:
                 clause, why = "FOOL-SIT-1", f"seat {after.to_act} holds a disc and sits this trick out"
-            elif nxt in props.sat_out_last:
-                clause, why = "FOOL-SIT-1", f"seat {nxt} sat out the last trick and plays again in this one"
             else:
                 clause, why = "FOOL-SIT-2", f"every seat but the fools plays once, clockwise: seat {nxt} is next"
             props.fail(clause, why, {"to_act": nxt, "trick": trick},
                        {"to_act": after.to_act, "trick": after.zone("trick"), "phase": after.phase})  # fmt: skip
+            props.astray = not got_done
+            props.tricks += 1 if got_done else 0
+            return
         props.expect("FOOL-INV-3", after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
                      "the card joins the trick in play order, with the seat that played it",
                      {"trick": trick, "trick_seats": seats},
@@ -454,14 +428,12 @@ def trick_play(props: FoolProperties, step: Step) -> None:
         else:
             clause, why = "FOOL-SIT-2", f"the {size} seats without a disc have played: the trick is complete"
         props.fail(clause, why, {"trick complete": trick}, {"to_act": after.to_act, "trick": after.zone("trick")})
+        props.astray = True
+        return
     props.expect("FOOL-INV-3", sorted(seats) == sorted(set(range(n)) - sitting) and len(set(seats)) == len(seats),
                  "the players of a trick are exactly the seats without a disc, once each",
                  sorted(set(range(n)) - sitting), seats)  # fmt: skip
     resolve(props, step, trick, seats, sitting)
-
-
-def _fools_for(trick: Sequence[str], seats: Sequence[int], lead: str | None, k: int) -> set[int]:
-    return {seats[i] for i in worst_order(trick, lead)[:k]}
 
 
 def _misjudged_fool(trick: Sequence[str], seats: Sequence[int], lead: str | None, k: int, got: Sequence[int]) -> tuple[str, str]:
@@ -472,10 +444,6 @@ def _misjudged_fool(trick: Sequence[str], seats: Sequence[int], lead: str | None
         return "FOOL-SETUP-5", f"k(n) = {k} fool(s) per trick"
     if any(g not in seats for g in got):
         return "FOOL-SIT-3", "the discs go to the players of the worst cards of the trick just played"
-    if trick and trick[0] == FOOL_WILD and lead is not None:
-        colours = {fool_colour(c) for c in trick if c != FOOL_WILD} - {lead}
-        if any(_fools_for(trick, seats, alt, k) == set(got) for alt in [*sorted(c for c in colours if c), None]):
-            return "FOOL-COLOUR-1", f"a 1 was led: the first coloured card sets the lead colour ({lead})"
     j = next(i for i, s in enumerate(want) if s not in got)
     e = order[j]
     x = seats.index(next(g for g in got if g not in want))
@@ -484,10 +452,11 @@ def _misjudged_fool(trick: Sequence[str], seats: Sequence[int], lead: str | None
         return "FOOL-WORST-3", "in a trick of 1s only the later 1 is worse"
     if fool_number(ce) == fool_number(cx) and off_colour(ce, lead) == off_colour(cx, lead):
         return "FOOL-WORST-3", "among equal candidates the later-played card is worse"
+    if j > 0:
+        return "FOOL-WORST-4", ("the fools are the players of the k(n) worst cards of one total order: "
+                                "off-colour before lead-colour (a 1 counts as lead colour), lower before higher, later before earlier")
     if off_colour(ce, lead) and cx == FOOL_WILD:
         return "FOOL-WILD-2", "a 1 counts as the lead colour and is never off-colour, so an off-colour card is worse"
-    if j > 0:
-        return "FOOL-WORST-4", "the fools are the players of the k(n) worst cards of one total order"
     if off_colour(ce, lead):
         return "FOOL-WORST-2", "with off-colour cards the lowest-numbered off-colour card is worst; every off-colour card is worse than every lead-colour card"
     if ce == FOOL_WILD:
@@ -505,9 +474,11 @@ def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int
     winner = seats[win]
     got_fools = sorted(after.get("fools") or [])
     desc = [f"{seats[i]}:{trick[i]}" for i in range(len(trick))]
+    props.tricks += 1
     if got_fools != want_fools:
         clause, why = _misjudged_fool(trick, seats, lead, k, got_fools)
         props.fail(clause, f"{why}; trick {desc}, lead colour {lead}", want_fools, got_fools)
+        return  # a clause already known failing: judge nothing that follows from this trick
     # coverage of the trick-outcome clauses this trick exercised
     props.cover("FOOL-INV-5", "FOOL-SIT-3", "FOOL-WORST-4", "FOOL-SETUP-5", "FOOL-INV-3")
     offs = [i for i in range(len(trick)) if off_colour(trick[i], lead)]
@@ -523,8 +494,6 @@ def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int
         props.cover("FOOL-WORST-3")
     if trick[0] == FOOL_WILD and lead is not None:
         props.cover("FOOL-COLOUR-1")
-    props.tricks += 1
-    props.sat_out_last = set(sitting)
     empty = [s for s in range(n) if not after.zone(f"hand/{s}")]
     bound = 2 * props.h - 1
     props.expect("FOOL-INV-11", props.tricks <= bound, f"a round has at most 2h-1 = {bound} tricks", bound, props.tricks)
@@ -532,11 +501,7 @@ def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int
         props.expect("FOOL-END-1", not empty, "the round ends right after the first trick that leaves a hand empty",
                      {"phase": "deal or over"}, {"phase": after.phase, "empty hands": empty})  # fmt: skip
         if after.to_act != winner:
-            if trick[0] == FOOL_WILD and lead is not None and any(
-                    seats[winner_index(trick, alt)] == after.to_act
-                    for alt in sorted({fool_colour(c) for c in trick if c != FOOL_WILD} - {lead}) + [None]):  # fmt: skip
-                clause = "FOOL-COLOUR-1"
-            elif after.to_act in seats and not off_colour(trick[seats.index(after.to_act)], lead):
+            if after.to_act in seats:  # a player of this trick was taken for its winner
                 clause = "FOOL-WIN-1"
             else:
                 clause = "FOOL-WIN-2"
@@ -623,3 +588,42 @@ def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
                      before.get("round"), rounds)  # fmt: skip
     else:
         props.expect("FOOL-INV-10", after.get("result") is None, "no result while the game goes on", None, after.get("result"))
+
+
+@checks("FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1", "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-INV-4", "FOOL-INV-8")
+def legal_moves(props: FoolProperties, step: Step) -> None:
+    """The legal moves of the seat to act: exactly the cards the lead and follow rules allow.
+
+    Registered last, so a trick or round-end finding on the same step is reported first."""
+    after = step.after
+    if after.phase != "play" or after.to_act is None:
+        return
+    hand = after.zone(f"hand/{after.to_act}")
+    trick = after.zone("trick")
+    if not trick:
+        empty = [s for s in range(props.n) if not after.zone(f"hand/{s}")]
+        props.expect("FOOL-INV-8", not empty, "no trick starts while some hand is empty", [], empty)
+    want, clause = legal_cards(hand, trick)
+    moves = after.moves
+    got = {m.get("card") for m in moves if m.get("type") == "play"}
+    ok = got == want and len(moves) == len(want)
+    lead = lead_colour(trick)
+    if trick and trick[0] == FOOL_WILD:
+        props.cover("FOOL-COLOUR-1")
+    if not ok:
+        if FOOL_WILD in hand and FOOL_WILD not in got:
+            clause, why = "FOOL-WILD-1", "a 1 may be played at every turn, also by a player holding lead-colour cards"
+        elif clause == "FOOL-FOLLOW-1" and trick[0] == FOOL_WILD:
+            clause, why = "FOOL-COLOUR-1", f"a 1 was led: the first coloured card sets the lead colour ({lead}), to be followed where possible"
+        elif clause == "FOOL-LEAD-1":
+            why = "the leader may lead any card of their hand"
+        elif clause == "FOOL-FOLLOW-1":
+            why = f"holding a non-1 card of the lead colour {lead}: exactly the {lead} cards and the 1s may be played"
+        elif lead is None:
+            why = "while only 1s are in the trick the lead colour is undefined: any card may be played"
+        else:
+            why = f"holding no non-1 card of the lead colour {lead} (1s create no duty): any card may be played"
+        props.fail(clause, why, sorted(want, key=str), sorted((str(m.get("card", m)) for m in moves), key=str))
+    props.cover(clause, "FOOL-INV-4")
+    if FOOL_WILD in hand:
+        props.cover("FOOL-WILD-1")

@@ -119,6 +119,17 @@ def by_rank(cards: Counter[str]) -> dict[str, Counter[str]]:
     return out
 
 
+def progress_score(m: dict[str, Any]) -> int:
+    """Lower is more progress: keep 2s and 10s, shed low cards and several at once, pick up last."""
+    t = m.get("type")
+    if t == "play":
+        cards = m.get("cards") or ["3C"]
+        r = rk(cards[0])
+        base = 13 if r == "2" else 12 if r == "T" else ORDER.index(r) if r in ORDER else 0
+        return base - len(cards)
+    return {"pickup": 100, "stop": 30, "decline": 20, "swap": 10}.get(t or "", 0)
+
+
 def play(cards: list[str]) -> dict[str, Any]:
     return {"type": "play", "cards": list(cards)}
 
@@ -146,6 +157,7 @@ class View:
         self.phase = snap.phase
         self.seat = snap.to_act
         self.opts = snap.options
+        self.total = snap.all_cards()
 
     def holds(self, s: int) -> bool:
         return bool(self.hand[s] or self.fu[s] or self.fd[s])
@@ -347,22 +359,30 @@ class IdiotProperties(GameProperties):
     checks: ClassVar[CheckRegistry] = checks
     ordered_zones = frozenset({"discard", "draw"})
     option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {}
-    step_scale: ClassVar[float] = 4.0
+    step_scale: ClassVar[float] = 1.5
 
     def __init__(self, setup: Setup, coverage: Any) -> None:
         super().__init__(setup, coverage)
         self.n = setup.players
         self.decks = setup.options["decks"]
         self.declines = 0  # declines in a row at the current ladder rank
-        self.stubborn: bool | None = None  # this game's opening policy (decline whenever allowed)
+        self.stubborn = False  # this game's opening policy (decline whenever allowed)
+        self.style: int | None = None  # best of how many drawn moves
         self.views: dict[int, View] = {}
 
     def view(self, snap: Snapshot) -> View:
         v = self.views.get(id(snap))
         if v is None or v.snap is not snap:
             v = View(snap)
-            self.views = {id(snap): v}  # keep only the latest two
+            if len(self.views) >= 2:
+                self.views.pop(next(iter(self.views)))
+            self.views[id(snap)] = v
         return v
+
+    def require(self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None) -> None:
+        """Fail ``clause`` when ``ok`` is false, without counting it as exercised."""
+        if not ok:
+            self.fail(clause, message, expected, got)
 
     # -- what to draw ------------------------------------------------------------------
     @classmethod
@@ -422,21 +442,21 @@ class IdiotProperties(GameProperties):
         return {"type": "deal", "face_down": rows[0], "face_up": rows[1], "hand": rows[2], "draw": cards[9 * n :]}
 
     def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+        """Index into the engine's moves; best of k draws by a cheap progress score (plays of low ranks and
+        of several cards first, voluntary pickups last), k drawn once per game; some games decline every
+        opening they can, to climb the ladder (IDIOT-OPEN-1/-3)."""
         moves = snap.moves
-        i = data.draw(st.integers(0, len(moves) - 1), label="move")
-        t = moves[i].get("type")
-        if snap.phase == "opening":
-            if self.stubborn is None:
-                self.stubborn = data.draw(st.integers(0, 5), label="stubborn") == 0
-            if self.stubborn and t != "decline":
-                j = next((k for k, m in enumerate(moves) if m.get("type") == "decline"), None)
-                if j is not None:
-                    return moves[j]
-        if t in ("pickup", "stop") and len(moves) > 1:
-            i = data.draw(st.integers(0, len(moves) - 1), label="again")
-            if moves[i].get("type") == "pickup" and len(moves) > 1:
-                i = data.draw(st.integers(0, len(moves) - 1), label="again")
-        return moves[i]
+        if self.style is None:
+            self.style = data.draw(st.sampled_from([3, 3, 3, 2, 1]), label="style")
+            self.stubborn = data.draw(st.integers(0, 7), label="stubborn") == 0
+        if self.stubborn and snap.phase == "opening":
+            j = next((k for k, m in enumerate(moves) if m.get("type") == "decline"), None)
+            if j is not None:
+                return moves[j]
+        picks = [data.draw(st.integers(0, len(moves) - 1), label="move") for _ in range(self.style)]
+        if self.style == 1 and moves[picks[0]].get("type") == "pickup" and len(moves) > 1:
+            picks = [data.draw(st.integers(0, len(moves) - 1), label="again")]
+        return moves[min(picks, key=lambda i: progress_score(moves[i]))]
 
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
         n, phase = self.n, snap.phase
@@ -545,7 +565,7 @@ def _cards(c: Counter[str]) -> list[str]:
 @checks("IDIOT-INV-1", "IDIOT-SETUP-2")
 def conservation(props: IdiotProperties, step: Step) -> None:
     """IDIOT-INV-1: all zones together are D decks; the burn pile only grows."""
-    got = step.after.all_cards()
+    got = props.view(step.after).total
     want = pool(props.decks)
     props.expect("IDIOT-INV-1", got == want, f"every zone together must hold exactly {props.decks} deck(s)",
                  52 * props.decks, _diff(got, want))  # fmt: skip
@@ -579,7 +599,7 @@ def deal_and_swap(props: IdiotProperties, step: Step) -> None:
         return
     s = before.to_act
     assert s is not None
-    v0, v1 = props.view(before), View(after)
+    v0, v1 = props.view(before), props.view(after)
     others_same = all(v0.hand[o] == v1.hand[o] and v0.fu[o] == v1.fu[o] for o in range(n) if o != s)
     props.expect("IDIOT-INV-2", all(v0.fd[o] == v1.fd[o] for o in range(n)) and others_same and v1.draw == v0.draw,
                  "the swap phase never touches face-down cards, the draw pile or other seats", "unchanged", "changed")  # fmt: skip
@@ -632,7 +652,7 @@ def opening_ladder(props: IdiotProperties, step: Step) -> None:
                  "a decline passes the opening to the left; after a full circle of declines the ladder rank moves up"
                  + (" and past the ace the player left of the dealer must open with anything" if want_rank == "any" else ""),
                  want, got)  # fmt: skip
-    props.expect("IDIOT-INV-1", View(after).pile == [] and before.zone("draw") == after.zone("draw"),
+    props.expect("IDIOT-INV-1", props.view(after).pile == [] and before.zone("draw") == after.zone("draw"),
                  "a decline moves no card", "no card moved", "cards moved")  # fmt: skip
 
 
@@ -647,7 +667,7 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
     t = step.kind
     if before.phase not in ("opening", "play") or t not in ("play", "play_blind", "pickup", "stop"):
         return
-    v0, v1 = props.view(before), View(after)
+    v0, v1 = props.view(before), props.view(after)
     s = before.to_act
     assert s is not None
     opts = v0.opts
@@ -747,32 +767,34 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
         to_act = next_active(s, n, outset)
 
     # 1. the draw pile and the hand: what was drawn
-    draw_clause = "IDIOT-DRAW-2" if (t in ("pickup", "stop") or failed_blind or len(v1.draw) < len(draw)) else "IDIOT-DRAW-1"
-    if t == "pickup" or failed_blind:
-        props.cover("IDIOT-DRAW-2")
-    props.expect(draw_clause, v1.draw == draw,
-                 "after a play from the hand the player draws from the top of the draw pile until holding 3 "
-                 "(§2.3b: straight away, before any follow-up); never on a pickup, a failed blind card, or holding 3+",
-                 {"draw": len(draw), "drawn": drawn}, {"draw": len(v1.draw), "hand": _cards(v1.hand[s])})  # fmt: skip
+    drew_too_much = len(v1.draw) < len(draw)
+    draw_clause = "IDIOT-DRAW-2" if (t in ("pickup", "stop") or failed_blind or drew_too_much) else "IDIOT-DRAW-1"
+    props.require(draw_clause, v1.draw == draw,
+                  "after a play from the hand the player draws from the top of the draw pile until holding 3 "
+                  "(§2.3b: straight away, before any follow-up); never on a pickup, a failed blind card, or holding 3+",
+                  {"draw": len(draw), "drawn": drawn}, {"draw": len(v1.draw), "hand": _cards(v1.hand[s])})  # fmt: skip
     if drawn:
         props.cover("IDIOT-DRAW-1")
+    if (t == "pickup" or failed_blind or (from_hand and v0.draw and not drawn)) and v0.draw:
+        props.cover("IDIOT-DRAW-2")  # a turn with cards left to draw in which the rules say: no draw
     # 2. the acting seat's zones
-    props.expect(ctx, v1.hand[s] == hand,
-                 {"IDIOT-PICKUP-1": "a pickup takes the whole pile into the hand",
-                  "IDIOT-BLIND-3": "a failed blind card goes into the hand with the whole pile"}.get(
-                     ctx, "the played cards leave the hand (then the hand is refilled from the draw pile)"),
-                 _cards(hand), _cards(v1.hand[s]))  # fmt: skip
+    props.require(ctx, v1.hand[s] == hand,
+                  {"IDIOT-PICKUP-1": "a pickup takes the whole pile into the hand",
+                   "IDIOT-BLIND-3": "a failed blind card goes into the hand with the whole pile"}.get(
+                      ctx, "the played cards leave the hand (then the hand is refilled from the draw pile)"),
+                  _cards(hand), _cards(v1.hand[s]))  # fmt: skip
     fu_clause = ctx if from_fu else "IDIOT-TABLE-1"
-    props.expect(fu_clause, v1.fu[s] == fu, "exactly the face-up cards played leave the face-up row",
-                 _cards(fu), _cards(v1.fu[s]))  # fmt: skip
-    props.expect("IDIOT-BLIND-1", v1.fd[s] == fd,
-                 "exactly the face-down card at the index played leaves the face-down row, and only by a blind play",
-                 _cards(fd), _cards(v1.fd[s]))  # fmt: skip
+    props.require(fu_clause, v1.fu[s] == fu, "exactly the face-up cards played leave the face-up row",
+                  _cards(fu), _cards(v1.fu[s]))  # fmt: skip
+    props.require("IDIOT-BLIND-1", v1.fd[s] == fd,
+                  "exactly the face-down card at the index played leaves the face-down row, and only by a blind play",
+                  _cards(fd), _cards(v1.fd[s]))  # fmt: skip
+    props.cover(ctx)
     for o in range(n):
         if o != s:
             same = v1.hand[o] == v0.hand[o] and v1.fu[o] == v0.fu[o] and v1.fd[o] == v0.fd[o]
-            props.expect("IDIOT-INV-9" if o in v0.out else "IDIOT-INV-1", same,
-                         f"seat {s}'s move leaves seat {o}'s cards alone", "unchanged", {"seat": o})  # fmt: skip
+            props.require("IDIOT-INV-9" if o in v0.out else "IDIOT-INV-1", same,
+                          f"seat {s}'s move leaves seat {o}'s cards alone", "unchanged", {"seat": o})  # fmt: skip
     # 3. the pile: burn or not
     burned_now = bool(v1.burned - v0.burned)
     if t in ("play", "play_blind") and not failed_blind:
@@ -785,39 +807,41 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
                          {"discard": v1.pile, "burned": size(v1.burned) - size(v0.burned)})  # fmt: skip
         else:
             c = burn_clause_for(r or "3") if burned_now or not v1.pile else ctx
-            props.expect(c, not burned_now and [rk(x) for x in v1.pile] == [rk(x) for x in pile] and Counter(v1.pile) == Counter(pile),
-                         f"the pile does not burn (top run of {top_run(pile)} x {r}): the cards land on it, the last listed on top",
-                         pile[-6:], v1.pile[-6:])  # fmt: skip
-            props.cover(ctx)
+            props.require(c, not burned_now and [rk(x) for x in v1.pile] == [rk(x) for x in pile] and Counter(v1.pile) == Counter(pile),
+                          f"the pile does not burn (top run of {top_run(pile)} x {r}): the cards land on it, the last listed on top",
+                          pile[-6:], v1.pile[-6:])  # fmt: skip
+            if top_run(pile) >= (2 if r == "6" else 3):
+                props.cover(burn_clause_for(r or "3"))  # a run one short of burning stays
     else:
         clause = "IDIOT-PICKUP-2" if t == "pickup" else ctx
-        props.expect(clause, v1.pile == pile and not burned_now,
-                     "after a pickup or failed blind card the pile is empty and nothing burns" if t != "stop"
-                     else "a stop changes no card", pile[-4:], v1.pile[-4:])  # fmt: skip
+        props.require(clause, v1.pile == pile and not burned_now,
+                      "after a pickup or failed blind card the pile is empty and nothing burns" if t != "stop"
+                      else "a stop changes no card", pile[-4:], v1.pile[-4:])  # fmt: skip
     # 4. out, end, pending, who acts
-    props.expect("IDIOT-OUT-1", v1.out == out,
-                 "a player left with no hand, face-up or face-down card is out, appended to `out`", out, v1.out)
-    if gone:
-        props.cover("IDIOT-OUT-1")
+    props.require("IDIOT-OUT-1", v1.out == out,
+                  "a player left with no hand, face-up or face-down card is out, appended to `out`", out, v1.out)
     want_end = {"phase": "over", "loser": holders[0]} if over else {"phase": "play", "loser": None}
     got_end = {"phase": after.phase, "loser": (after.get("result") or {}).get("loser")}
     if not over and pending and before.phase == "opening" and after.phase == "opening":
         got_end["phase"] = "play"  # left open: the phase name while the opening play's follow-up is pending
-    props.expect("IDIOT-END-1", got_end == want_end,
-                 "the game ends as soon as exactly one player holds cards, and that player is the loser", want_end, got_end)
+    props.require("IDIOT-END-1", got_end == want_end,
+                  "the game ends as soon as exactly one player holds cards, and that player is the loser", want_end, got_end)
+    if over:
+        props.cover("IDIOT-END-1")
     if after.phase == "play" and after.get("opening_rank") is not None:
         props.fail("IDIOT-OPEN-2", "once the opening card is down the ladder is over (`opening_rank` null)", None, after.get("opening_rank"))
     pend_clause = ("IDIOT-BLIND-2" if t == "play_blind" else "IDIOT-BURN-NEXT" if burn else "IDIOT-OUT-1" if gone
-                   else "IDIOT-TWO-2" if "two_followup" in (pending, v1.pending) else "IDIOT-DRAW-3")  # fmt: skip
+                   else "IDIOT-TWO-2" if "two_followup" in (pending, v1.pending) or (r == "2" and t == "play") else "IDIOT-DRAW-3")  # fmt: skip
     if not over:
-        props.expect(pend_clause, v1.pending == pending,
-                     "pending after this move: a follow-up after a 2 (two_followup optional, not blind, not burnt, not out), "
-                     "a chain when a card just drawn has the rank just played, else nothing",
-                     {"pending": pending, "drawn": drawn}, v1.pending)  # fmt: skip
-        if pending == "two_followup":
+        props.require(pend_clause, v1.pending == pending,
+                      "pending after this move: a follow-up after a 2 (two_followup optional, not blind, not burnt, not out), "
+                      "a chain when a card just drawn has the rank just played, else nothing",
+                      {"pending": pending, "drawn": drawn}, v1.pending)  # fmt: skip
+        if pending == "two_followup" or v0.pending == "two_followup" or (r == "2" and t == "play"):
             props.cover("IDIOT-TWO-2")
-        if pending == "chain" or (v0.pending == "chain"):
+        if pending == "chain" or v0.pending == "chain" or (r is not None and drawn):
             props.cover("IDIOT-DRAW-3")
+    natural = next_active(s, n, set(v0.out))
     if over:
         turn_clause = "IDIOT-END-1"
     elif to_act is not None and after.to_act in v1.out:
@@ -834,14 +858,17 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
         turn_clause = "IDIOT-OPEN-2"
     else:
         turn_clause = "IDIOT-INV-7"
-    props.expect(turn_clause, after.to_act == to_act,
+    props.expect(turn_clause if turn_clause != "IDIOT-INV-7" else "IDIOT-INV-7", after.to_act == to_act,
                  "who acts next: the same player while a follow-up or chain is pending (or after a burn under "
                  "after_burn burner), else the next player clockwise who is not out", to_act, after.to_act)  # fmt: skip
     props.cover("IDIOT-INV-7")
-    if burn:
-        props.cover("IDIOT-BURN-NEXT")
+    if gone or (not over and to_act is not None and to_act != s and (s + 1) % n in v1.out) or natural != (s + 1) % n:
+        props.cover("IDIOT-OUT-1")
+    if t == "pickup":
+        props.cover("IDIOT-PICKUP-2")
     if before.phase == "opening" and t == "play":
         props.cover("IDIOT-OPEN-2")
+
 
 
 @checks("IDIOT-SWAP-1", "IDIOT-OPEN-1", "IDIOT-OPEN-3", "IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-MULTI-1",
@@ -881,7 +908,7 @@ def zone_discipline(props: IdiotProperties, step: Step) -> None:
     before, after, n = step.before, step.after, props.n
     if before.phase in ("deal", "swap"):
         return
-    v0, v1 = props.view(before), View(after)
+    v0, v1 = props.view(before), props.view(after)
     for s in range(n):
         props.expect("IDIOT-INV-3", size(v1.fd[s]) <= size(v0.fd[s]) and size(v1.fu[s]) <= size(v0.fu[s]),
                      "face-up and face-down rows never grow after the swap phase",
@@ -906,7 +933,7 @@ def draw_rule(props: IdiotProperties, step: Step) -> None:
     if before.phase not in ("opening", "play") or step.kind in ("decline",):
         return
     s = before.to_act
-    v0, v1 = props.view(before), View(after)
+    v0, v1 = props.view(before), props.view(after)
     took = len(v0.draw) - len(v1.draw)
     if step.kind in ("pickup", "stop"):
         props.expect("IDIOT-INV-5", took == 0, "no draw on a pickup turn or a stop", 0, took)
@@ -952,10 +979,10 @@ def progress(props: IdiotProperties, step: Step) -> None:
     before, after, n = step.before, step.after, props.n
     if before.phase == "deal":
         return
-    v0, v1 = props.view(before), View(after)
+    v0, v1 = props.view(before), props.view(after)
     props.expect("IDIOT-INV-11", v1.out[: len(v0.out)] == v0.out, "the set of out players never shrinks", v0.out, v1.out)
-    circ0 = sum(v0.snap.all_cards().values()) - size(v0.burned)
-    circ1 = sum(v1.snap.all_cards().values()) - size(v1.burned)
+    circ0 = size(v0.total) - size(v0.burned)
+    circ1 = size(v1.total) - size(v1.burned)
     props.expect("IDIOT-INV-11", circ1 <= circ0, "cards in circulation (all but burned) never increase", circ0, circ1)
     for s in v1.out:
         props.expect("IDIOT-INV-9", not v1.holds(s) and after.to_act != s, f"out seat {s} never gets cards again nor acts",

@@ -37,6 +37,7 @@ def build_machine(
         def __init__(self) -> None:
             super().__init__()
             self.session = Session(engine, props_cls, coverage)
+            self.failed = False
 
         def _start(self, setup: Setup) -> None:
             try:
@@ -55,6 +56,15 @@ def build_machine(
                 self._step(data)
             except Stuck:
                 reject()  # a clause already reported blocks this game; explore others
+            except BaseException:
+                self.failed = True
+                raise
+
+        def teardown(self) -> None:
+            # CONTRACT-DET-1 also for a game the example left unfinished (Idiot games may never end)
+            session = self.session
+            if not self.failed and session.snap is not None and session.snap.phase != "over" and session.moves_in_game() > 0:
+                session.replay_current_game()
 
         def _step(self, data: st.DataObject) -> None:
             session = self.session
@@ -73,6 +83,8 @@ def build_machine(
                 session.reject(move, clause)
             elif snap.phase == "deal":
                 session.apply(props.deal(snap, data))
+            elif not snap.moves:  # CONTRACT-PHASE-1 already reported: nothing to play here
+                raise Stuck("CONTRACT-PHASE-1")
             else:
                 session.apply(props.choose(snap, data), listed=True)
 

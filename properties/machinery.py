@@ -452,6 +452,10 @@ class Session:
                 self._fail(CONTRACT_REJECT, "the state changed after a rejected move", summary(before.raw), summary(now))
             self.props.after_rejection(before, move, clause)
 
+    def moves_in_game(self) -> int:
+        """How many moves the current game has seen (applied or rejected)."""
+        return len(self.events) - self._game_start - 1
+
     def replay_current_game(self) -> None:
         """CONTRACT-DET-1: the same setup and moves must give the same state."""
         assert self.snap is not None

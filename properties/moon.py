@@ -296,11 +296,11 @@ class MoonProperties(GameProperties):
         tiles = list(MOON_TILES)
         if phase == "deal":
             hands = [tiles[i * HAND : (i + 1) * HAND] for i in range(N)]
+            # sizes other than 7/7/7 + 1 break the deal; a tile twice (one missing) breaks the tile set
             return [
                 ({"type": "deal", "hands": [hands[0][:-1], hands[1], hands[2] + [hands[0][-1]]], "widow": tiles[-1]}, "MOON-DEAL-1"),
-                ({"type": "deal", "hands": [hands[0][:-1] + [hands[1][0]], hands[1], hands[2]], "widow": tiles[-1]}, "MOON-DEAL-1"),
-                ({"type": "deal", "hands": hands, "widow": hands[2][0]}, "MOON-DEAL-1"),
-                ({"type": "deal", "hands": [hands[0][:-1] + ["6-0"], hands[1], hands[2]], "widow": tiles[-1]}, "MOON-SETUP-2"),
+                ({"type": "deal", "hands": [hands[0][:-1] + [hands[1][0]], hands[1], hands[2]], "widow": tiles[-1]}, "MOON-SETUP-2"),
+                ({"type": "deal", "hands": hands, "widow": hands[2][0]}, "MOON-SETUP-2"),
             ]
         seat = snap.to_act
         assert seat is not None

@@ -34,6 +34,7 @@ from ruleproof.properties.machinery import (
     Setup,
     Snapshot,
     Step,
+    Stuck,
     move_key,
 )
 
@@ -446,6 +447,8 @@ class IdiotProperties(GameProperties):
         of several cards first, voluntary pickups last), k drawn once per game; some games decline every
         opening they can, to climb the ladder (IDIOT-OPEN-1/-3)."""
         moves = snap.moves
+        if not moves:
+            raise Stuck("CONTRACT-PHASE-1")  # already reported by the contract check
         if self.style is None:
             self.style = data.draw(st.sampled_from([3, 3, 3, 2, 1]), label="style")
             self.stubborn = data.draw(st.integers(0, 7), label="stubborn") == 0

@@ -55,6 +55,7 @@ def build_machine(
             try:
                 self._step(data)
             except Stuck:
+                self.failed = True
                 reject()  # a clause already reported blocks this game; explore others
             except BaseException:
                 self.failed = True

@@ -466,7 +466,11 @@ class Session:
             state = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
             for e in events[1:]:
                 if e.kind == "apply":
-                    state = self.engine.apply(e.value)
+                    try:
+                        state = self.engine.apply(e.value)
+                    except IllegalMove as err:
+                        self._fail(CONTRACT_DETERMINISM, f"replaying the same moves, a move accepted the first time was refused: {err.message}", "accepted", "illegal_move")
+                        return
                 else:
                     try:
                         state = self.engine.apply(e.value)

@@ -322,16 +322,17 @@ class MoonProperties(GameProperties):
                 bad.append((discard(elsewhere[0]), "MOON-WIDOW-1"))
             if hand:
                 bad.append((play(hand[0]), "MOON-WIDOW-1"))
-            bad += [(trump(0), "MOON-WIDOW-1"), (bid(7), "MOON-BID-2"), (PASS, "MOON-BID-2")]
+            bad += [(trump(0), "MOON-WIDOW-1"), (bid(7), "MOON-WIDOW-1"), (PASS, "MOON-WIDOW-1")]
         elif phase == "trump":
             if not self.doubles_ok:
                 bad.append((trump("doubles"), "MOON-TRUMP-1"))
             if hand:
-                bad += [(discard(hand[0]), "MOON-WIDOW-1"), (play(hand[0]), "MOON-TRUMP-1")]
-            bad += [(bid(21), "MOON-BID-2"), (PASS, "MOON-BID-2")]
+                bad += [(discard(hand[0]), "MOON-TRUMP-1"), (play(hand[0]), "MOON-TRUMP-1")]
+            bad += [(bid(21), "MOON-TRUMP-1"), (PASS, "MOON-TRUMP-1")]
         elif phase == "play":
             if elsewhere:
-                bad.append((play(elsewhere[0]), "MOON-INV-5"))
+                # a tile not in the mover's hand: playing it would break conservation
+                bad.append((play(elsewhere[0]), "MOON-INV-1"))
             trick = snap.zone("trick")
             contract = snap.get("contract")
             if trick:
@@ -340,9 +341,10 @@ class MoonProperties(GameProperties):
                 s = led_suit(trick[0], contract)
                 clause = "MOON-FOLLOW-1" if s == "T" else "MOON-FOLLOW-2"
                 bad += [(play(t), clause) for t in revokes]
+            # wrong-phase moves: illegal under the clause of the phase (docs/rules/moon.md "Errors")
             if hand:
-                bad.append((discard(hand[0]), "MOON-WIDOW-1"))
-            bad += [(trump(0), "MOON-TRUMP-1"), (bid(4), "MOON-BID-2"), (PASS, "MOON-BID-2")]
+                bad.append((discard(hand[0]), "MOON-WIN-2"))
+            bad += [(trump(0), "MOON-WIN-2"), (bid(4), "MOON-WIN-2"), (PASS, "MOON-WIN-2")]
         return bad
 
     # -- state checks ------------------------------------------------------------------
@@ -401,6 +403,9 @@ def the_deal(props: MoonProperties, step: Step) -> None:
                  f"hand {props.hands_dealt} is bid first by seat {opener}: left of the first dealer, one seat clockwise per hand dealt before",
                  {"phase": "bid", "to_act": opener, "first_bidder": opener},
                  {"phase": after.phase, "to_act": after.to_act, "first_bidder": after.get("first_bidder")})  # fmt: skip
+    props.expect("MOON-BID-1", after.get("dealer") == (opener - 1) % N,
+                 "the dealer moves left with the first bidder: the first bidder sits left of the dealer",
+                 (opener - 1) % N, after.get("dealer"))  # fmt: skip
     props.expect("MOON-BID-2", list(after.get("bids") or []) == [None] * N,
                  "a fresh hand starts with no bidding action taken", [None] * N, after.get("bids"))  # fmt: skip
     props.expect("MOON-INV-3", after.get("declarer") is None and after.get("contract") is None,
@@ -445,11 +450,12 @@ def bidding_outcome(props: MoonProperties, step: Step) -> None:
         props.cover("MOON-INV-3")
         return
     declarer = props.bids.index(high)
-    clause = "MOON-BID-4" if value == SHOOT and acted < N else "MOON-BID-5"
-    msg = ("a bid of 21 ends the bidding at once; its bidder is declarer" if clause == "MOON-BID-4"
-           else "after three actions the highest bidder is the declarer")  # fmt: skip
-    props.expect(clause, after.phase == "discard" and after.to_act == declarer and after.get("declarer") == declarer,
-                 msg, {"phase": "discard", "to_act": declarer, "declarer": declarer},
+    if value == SHOOT and acted < N:
+        props.expect("MOON-BID-4", after.phase == "discard",
+                     f"a bid of 21 ends the bidding at once: {N - acted} seat(s) never act", "discard", after.phase)  # fmt: skip
+    props.expect("MOON-BID-5", after.phase == "discard" and after.to_act == declarer and after.get("declarer") == declarer,
+                 f"bidding is over ({props.bids}): the highest bidder, seat {declarer}, is declarer and takes the widow",
+                 {"phase": "discard", "to_act": declarer, "declarer": declarer},
                  {"phase": after.phase, "to_act": after.to_act, "declarer": after.get("declarer")})  # fmt: skip
     props.expect("MOON-INV-3", list(after.get("bids") or []) == props.bids,
                  "`bids` records each action of the hand (seats after a 21 never act)", props.bids, after.get("bids"))  # fmt: skip
@@ -578,7 +584,7 @@ def who_plays_what(props: MoonProperties, step: Step) -> None:
     props.expect(clause, ok, what, sorted(want), sorted((str(m.get("tile")) if m.get("type") == "play" else str(m)) for m in after.moves))
 
 
-@checks("MOON-INV-5", "MOON-WIN-1", "MOON-WIN-2", "MOON-RANK-1", "MOON-RANK-2", "MOON-RANK-3",
+@checks("MOON-INV-1", "MOON-WIN-1", "MOON-WIN-2", "MOON-RANK-1", "MOON-RANK-2", "MOON-RANK-3",
         "MOON-INV-6", "MOON-INV-7", "CONTRACT-TURN-1")  # fmt: skip
 def trick_play(props: MoonProperties, step: Step) -> None:
     """A play: the tile leaves the hand; the trick grows clockwise or goes to its winner."""
@@ -588,7 +594,7 @@ def trick_play(props: MoonProperties, step: Step) -> None:
     seat, t = before.to_act, step.move["tile"]
     assert seat is not None
     contract = props.contract
-    props.expect("MOON-INV-5", t in _hand(before, seat), "a play is a tile from the player's own hand", "a held tile", t)
+    props.expect("MOON-INV-1", t in _hand(before, seat), "a play is a tile from the player's own hand", "a held tile", t)
     props.plays += 1
     trick = before.zone("trick") + [t]
     seats = list(before.get("trick_seats") or []) + [seat]

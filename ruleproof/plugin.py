@@ -124,9 +124,15 @@ class ClauseItem(pytest.Item):
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     if not _active(config):
         return
-    cert = Certification(config)
-    config.stash[_CERT] = cert
-    for game in cert.games():
+    from ruleproof.engine import AdapterBroken
+
+    try:
+        cert = Certification(config)
+        config.stash[_CERT] = cert
+        games = cert.games()
+    except AdapterBroken as broken:  # the engine cannot start, or hello is broken: say so plainly
+        raise pytest.UsageError(f"ruleproof: adapter broken ({broken.kind}): {broken.message}\n{broken.stderr[-2000:]}") from None
+    for game in games:
         for clause in cert.clauses(game):
             items.append(ClauseItem.from_parent(session, name=f"{game}::{clause}", game=game, clause=clause, certification=cert))
 

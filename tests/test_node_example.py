@@ -22,3 +22,14 @@ def test_node_black_maria_certifies(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "PASS" in proc.stdout
+
+
+def test_adapters_doc_shows_the_example_verbatim() -> None:
+    import re
+
+    source = (ROOT / "examples" / "node" / "black-maria.js").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "adapters.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```js\n(.*?)```", doc, flags=re.S)
+    assert blocks
+    for block in blocks:
+        assert block in source, f"docs/adapters.md shows code that is not in the example:\n{block[:300]}"

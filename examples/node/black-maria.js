@@ -182,6 +182,7 @@ function toJson(g) {
 // ---------------------------------------------------------------- the contract
 const OTHER_GAMES = ["idiot", "fool", "moon"];
 let game = null;
+let leaving = false; // set by bye: answer, then exit
 
 function checkSetup({ game: name, players, dealer, options = {} }) {
   if (OTHER_GAMES.includes(name)) throw new EngineError("unsupported", `${name} is not implemented here`);
@@ -211,7 +212,7 @@ const METHODS = {
     return { state: toJson(game) };
   },
   state: () => ({ state: toJson(current()) }),
-  bye: () => ({}),
+  bye: () => { leaving = true; return {}; },
 };
 
 function current() {
@@ -231,7 +232,7 @@ function handle(line) {
   try {
     const params = req.params ?? {};
     if (typeof params !== "object" || Array.isArray(params)) throw badRequest("params: must be an object");
-    return { id: req.id, result: method(params), method: req.method };
+    return { id: req.id, result: method(params) };
   } catch (err) {
     const kind = err instanceof EngineError ? err.kind : "internal";
     if (kind === "internal") console.error(err.stack); // stderr is our log
@@ -242,10 +243,8 @@ function handle(line) {
 
 const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 rl.on("line", (line) => {
-  const reply = handle(line);
-  const bye = reply.method === "bye" && reply.result !== undefined;
-  delete reply.method;
-  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...reply }) + "\n", () => { if (bye) process.exit(0); });
-  if (bye) rl.close();
+  // one request per line in, one response per line out; at EOF node simply exits
+  if (leaving) return; // lines already buffered after bye
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...handle(line) }) + "\n");
+  if (leaving) { rl.close(); process.stdout.write("", () => process.exit(0)); }
 });
-rl.on("close", () => {}); // EOF: the kit has gone; node exits once stdout is flushed

@@ -78,10 +78,12 @@ def playouts(game: str, seconds: float, rng: random.Random) -> tuple[float, floa
     spent = 0.0
     while spent < seconds:
         players = rng.choice(declared["players"][:4])
-        setup = Setup(game, players, rng.randrange(players), {})
-        state = engine.new_game(game, players, setup.dealer, {})
+        dealer = rng.randrange(players)
+        state = engine.new_game(game, players, dealer, {})  # the document's default options
         if players not in templates:  # one valid deal per player count, found once (not timed)
-            templates[players] = _drawn_deal(props_cls, setup, state)
+            templates[players] = _drawn_deal(props_cls, Setup(game, players, dealer, state["options"]), state)
+            if templates[players] is None:
+                raise SystemExit(f"{game}: the properties could not draw a deal for {players} players")
         started = time.perf_counter()
         for _ in range(MAX_MOVES):
             if state["phase"] == "over":

@@ -10,7 +10,9 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -232,9 +234,15 @@ def cmd_fixtures(args: argparse.Namespace, out: Console, err: Console) -> int:
 COMMANDS = {"certify": cmd_certify, "replay": cmd_replay, "serve": cmd_serve, "fixtures": cmd_fixtures}
 
 
+def _terminated(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     out, err = Console(), Console(stderr=True)
+    if threading.current_thread() is threading.main_thread():  # SIGTERM unwinds like Ctrl-C: engines are closed
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         return COMMANDS[args.command](args, out, err)
     except UsageError as exc:

@@ -222,3 +222,23 @@ def test_pytest_plugin_with_engine_cmd(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_interrupted_kit_reaps_the_engine(sig: str, tmp_path: Path) -> None:
+    import signal
+
+    pidfile = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [PY, "-m", "ruleproof.cli", "certify", "--engine-cmd", shlex.join(broken_cmd("hangs")), "--game", "black-maria",
+         "--timeout", "100", "--profile", "dev", "--traces", str(tmp_path / "traces")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "BROKEN_ENGINE_PIDFILE": str(pidfile)},
+    )  # fmt: skip
+    deadline = time.monotonic() + 20
+    while not pidfile.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1.5)  # the engine now hangs in its 8th apply; the kit waits in the call
+    proc.send_signal(getattr(signal, sig))
+    proc.communicate(timeout=20)
+    assert proc.returncode == 130
+    assert all(gone(int(p)) for p in pidfile.read_text().split())

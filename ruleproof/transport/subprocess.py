@@ -53,6 +53,7 @@ class SubprocessEngine:
         self.timeout = timeout
         self.max_line = max_line
         self._limit = timeout  # the current call's timeout, for messages
+        self._request: JSONObject = {}  # the last request sent
         self._id = 0
         self._buf = bytearray()
         self._broken: AdapterBroken | None = None
@@ -154,6 +155,7 @@ class SubprocessEngine:
         self._id += 1
         ident = self._id
         request = {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
+        self._request = request
         self._limit = timeout
         deadline = time.monotonic() + timeout
         self._check_quiet(request)
@@ -183,8 +185,7 @@ class SubprocessEngine:
 
     def _field(self, result: Any, name: str) -> Any:
         if not isinstance(result, dict) or name not in result:
-            sent = {"id": self._id}
-            raise self._break(AdapterBroken("bad_response", f"the result must be an object with {name!r}", sent=sent, received=result, stderr=self.stderr_tail()))
+            raise self._break(self._fail("bad_response", f"the result must be an object with {name!r}", self._request, result))  # type: ignore[misc]
         return result[name]
 
     def _check_quiet(self, request: JSONObject) -> None:

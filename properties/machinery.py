@@ -58,7 +58,17 @@ class Finding:
 
 
 class Violation(AssertionError):
-    """A rule clause was broken; carries the finding and the trace that shows it."""
+    """A rule clause was broken; carries the finding and the trace that shows it.
+
+    Each clause gets its own subclass, because Hypothesis tells bugs apart by
+    exception type and place: the shrinker must never turn a violation of one
+    clause into a smaller example of another.
+    """
+
+    def __new__(cls, finding: Finding, trace: "Trace | None" = None) -> "Violation":
+        if cls is Violation:
+            cls = _violation_class(finding.clause)
+        return super().__new__(cls, finding, trace)
 
     def __init__(self, finding: Finding, trace: "Trace | None" = None) -> None:
         super().__init__(f"{finding.clause}: {finding.message}")
@@ -68,6 +78,11 @@ class Violation(AssertionError):
 
 class Stuck(Exception):
     """The game cannot go on: a needed move was refused under an already-failed clause."""
+
+
+@functools.cache
+def _violation_class(clause: str) -> type[Violation]:
+    return type(f"Violation[{clause}]", (Violation,), {"__module__": __name__})
 
 
 @frozen

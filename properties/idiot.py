@@ -333,6 +333,9 @@ def why_illegal(v: View, move: dict[str, Any]) -> str | None:
     parts = split_play(v, cards)
     if parts is None:
         want = Counter(cards)
+        hand = v.hand[s]
+        if hand and v.draw and hand <= want and (want - hand) <= v.fu[s] and len({rk(c) for c in hand}) == 1:
+            return "IDIOT-TABLE-3"  # the combination, but the draw pile is not empty yet
         if v.hand[s] and want <= v.hand[s] + v.fu[s]:
             return "IDIOT-TABLE-1"
         if want <= v.hand[s] + v.fu[s] + v.fd[s] and not (want <= v.hand[s] + v.fu[s]):
@@ -780,7 +783,9 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
         props.cover("IDIOT-DRAW-1")
     if (t == "pickup" or failed_blind or (from_hand and v0.draw and not drawn)) and v0.draw:
         props.cover("IDIOT-DRAW-2")  # a turn with cards left to draw in which the rules say: no draw
-    # 2. the acting seat's zones
+    # 2. the acting seat's zones (after a pickup: first that the pile is empty)
+    if t == "pickup":
+        props.require("IDIOT-PICKUP-2", not v1.pile, "after a pickup the discard pile is empty", [], v1.pile[-4:])
     props.require(ctx, v1.hand[s] == hand,
                   {"IDIOT-PICKUP-1": "a pickup takes the whole pile into the hand",
                    "IDIOT-BLIND-3": "a failed blind card goes into the hand with the whole pile"}.get(
@@ -833,8 +838,8 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
         props.cover("IDIOT-END-1")
     if after.phase == "play" and after.get("opening_rank") is not None:
         props.fail("IDIOT-OPEN-2", "once the opening card is down the ladder is over (`opening_rank` null)", None, after.get("opening_rank"))
-    pend_clause = ("IDIOT-BLIND-2" if t == "play_blind" else "IDIOT-BURN-NEXT" if burn else "IDIOT-OUT-1" if gone
-                   else "IDIOT-TWO-2" if "two_followup" in (pending, v1.pending) or (r == "2" and t == "play") else "IDIOT-DRAW-3")  # fmt: skip
+    pend_clause = ("IDIOT-BLIND-2" if t == "play_blind" else "IDIOT-OUT-1" if gone
+                   else "IDIOT-TWO-2" if "two_followup" in (pending, v1.pending) else "IDIOT-DRAW-3")  # fmt: skip
     if not over:
         props.require(pend_clause, v1.pending == pending,
                       "pending after this move: a follow-up after a 2 (two_followup optional, not blind, not burnt, not out), "

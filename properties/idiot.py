@@ -1,6 +1,6 @@
 """Idiot (Shithead / Palace family, 2+ players, one deal is the whole game) stated as properties.
 
-Read from rules.md §2 (clauses, the IDIOT-AMB defaults, the §2.3b further decisions) and the
+Read from rules.md §2 (clauses, the ambiguity defaults IDIOT-AMB-1 to IDIOT-AMB-16, the §2.3b further decisions) and the
 contract (protocol.md §4 "idiot"), without the reference engine.  A small model of the rules
 predicts, for every transition, where every card goes, whether the pile burns, what the player
 draws, what is pending, who acts next, who is out and whether the game is over; it also computes

@@ -81,3 +81,10 @@ def test_reference_states_validate(game: str) -> None:
     players = hello["games"][game]["players"][0]
     engine.new_game(game, players, 0, {})
     assert engine.state()["phase"] == "deal"
+
+
+@pytest.mark.parametrize("name", ["protocol", "fixture", *GAMES])
+def test_shipped_schemas_are_valid_json_schemas(name: str) -> None:
+    import jsonschema_rs
+
+    jsonschema_rs.meta.validate(schema.load(name))

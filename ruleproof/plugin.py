@@ -134,7 +134,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         raise pytest.UsageError(f"ruleproof: adapter broken ({broken.kind}): {broken.message}\n{broken.stderr[-2000:]}") from None
     for game in games:
         for clause in cert.clauses(game):
-            items.append(ClauseItem.from_parent(session, name=f"{game}::{clause}", game=game, clause=clause, certification=cert))
+            item = ClauseItem.from_parent(session, name=f"{game}::{clause}", game=game, clause=clause, certification=cert)
+            # under pytest-xdist --dist loadgroup, one worker certifies a game once for all its clauses
+            item.add_marker(pytest.mark.xdist_group(f"ruleproof-{game}"))
+            items.append(item)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

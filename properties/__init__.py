@@ -8,8 +8,7 @@ machine that drives an engine under them.
 
 from __future__ import annotations
 
-import importlib
-
+from ruleproof.engine import load_factory
 from ruleproof.properties.machinery import GameProperties
 
 PROPERTIES = {
@@ -22,19 +21,9 @@ PROPERTIES = {
 
 def properties_for(game: str) -> type[GameProperties]:
     """The properties class of ``game``."""
-    module, _, cls = PROPERTIES[game].partition(":")
-    return getattr(importlib.import_module(module), cls)
+    return load_factory(PROPERTIES[game])  # type: ignore[return-value]
 
 
 def available_games() -> list[str]:
-    """Games whose properties module is present."""
-    found = []
-    for game in PROPERTIES:
-        try:
-            properties_for(game)
-        except ModuleNotFoundError as exc:
-            if not (exc.name or "").startswith("ruleproof.properties."):
-                raise
-        else:
-            found.append(game)
-    return found
+    """The games the kit has properties for, in contract order."""
+    return list(PROPERTIES)

@@ -135,5 +135,5 @@ def _drawn_deal(props_cls: type[GameProperties], setup: Setup, state: State) -> 
     try:
         props = props_cls(setup, Coverage())
         return props.deal(Snapshot(state, ()), _Smallest())  # type: ignore[arg-type]
-    except Exception:  # properties still being written: fall back to the checks above
+    except Exception:  # a setup the properties cannot deal for: keep the checks above
         return None

@@ -70,11 +70,7 @@ def all_mutants(game: str | None = None) -> list[Mutant]:
     """Every registered mutant (of one game), importing the gallery modules."""
     for g, module in MODULES.items():
         if game in (None, g):
-            try:
-                importlib.import_module(module)
-            except ModuleNotFoundError as exc:
-                if exc.name != module:
-                    raise
+            importlib.import_module(module)
     return [m for m in REGISTRY.values() if game in (None, m.game)]
 
 

@@ -49,6 +49,22 @@ class Rules(ABC, Generic[S]):
     def check_options(self, players: int, options: JSONObject) -> None:
         """Cross-option checks beyond the declared values (raise BadRequest)."""
 
+    def common_state(self, state: Any, *, players: int, options: JSONObject, zones: JSONObject,
+                     scores: list[int], result: JSONObject | None) -> State:  # fmt: skip
+        """The STATE fields every game shares (protocol.md §4); games add their extras."""
+        return {
+            "game": self.game,
+            "players": players,
+            "options": options,
+            "dealer": state.dealer,
+            "phase": state.phase,
+            "to_act": state.to_act,
+            "round": state.round,
+            "zones": zones,
+            "scores": scores,
+            "result": result,
+        }
+
 
 def check_setup(rules: Rules[Any], players: Any, dealer: Any, options: Any) -> JSONObject:
     """Validate ``new_game`` params against the declaration; return full options."""

@@ -416,16 +416,8 @@ class BlackMaria(Rules[BlackMariaState]):
             zones[f"won/{seat}"] = list(state.won[seat])
         zones["trick"] = list(state.trick)
         return {
-            "game": self.game,
-            "players": n,
-            "options": {"scoring": state.scoring, "target": state.target},
-            "dealer": state.dealer,
-            "phase": state.phase,
-            "to_act": state.to_act,
-            "round": state.round,
-            "zones": zones,
-            "scores": list(state.scores),
-            "result": None if state.winners is None else {"winners": list(state.winners)},
+            **self.common_state(state, players=n, options={"scoring": state.scoring, "target": state.target}, zones=zones,
+                                scores=list(state.scores), result=None if state.winners is None else {"winners": list(state.winners)}),
             "trick_seats": list(state.trick_seats),
             "leader": state.leader,
         }

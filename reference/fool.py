@@ -221,16 +221,8 @@ class Fool(Rules[FoolState]):
         if state.deck:
             zones["deck"] = list(state.deck)
         return {
-            "game": self.game,
-            "players": state.players,
-            "options": state.options.as_json(),
-            "dealer": state.dealer,
-            "phase": state.phase,
-            "to_act": state.to_act,
-            "round": state.round,
-            "zones": zones,
-            "scores": list(state.scores),
-            "result": None if state.winners is None else {"winners": list(state.winners)},
+            **self.common_state(state, players=state.players, options=state.options.as_json(), zones=zones,
+                                scores=list(state.scores), result=None if state.winners is None else {"winners": list(state.winners)}),
             "trick_seats": list(state.trick_seats),
             "leader": state.leader,
             "fools": list(state.fools),

@@ -746,16 +746,8 @@ class Idiot(Rules[IdiotState]):
         if state.deck:
             zones["deck"] = list(state.deck)
         return {
-            "game": self.game,
-            "players": n,
-            "options": state.options.to_json(),
-            "dealer": state.dealer,
-            "phase": state.phase,
-            "to_act": state.to_act,
-            "round": state.round,
-            "zones": zones,
-            "scores": [0] * n,
-            "result": None if state.loser is None else {"loser": state.loser},
+            **self.common_state(state, players=n, options=state.options.to_json(), zones=zones,
+                                scores=[0] * n, result=None if state.loser is None else {"loser": state.loser}),
             "opening_rank": state.opening_rank,
             "out": list(state.out),
             "pending": state.pending,

@@ -164,16 +164,8 @@ class Moon(Rules[MoonState]):
         for seat in range(SEATS):
             zones[f"won/{seat}"] = list(state.won[seat])
         return {
-            "game": self.game,
-            "players": SEATS,
-            "options": state.options(),
-            "dealer": state.dealer,
-            "phase": state.phase,
-            "to_act": state.to_act,
-            "round": state.round,
-            "zones": zones,
-            "scores": list(state.scores),
-            "result": None if state.winners is None else {"winners": list(state.winners)},
+            **self.common_state(state, players=SEATS, options=state.options(), zones=zones,
+                                scores=list(state.scores), result=None if state.winners is None else {"winners": list(state.winners)}),
             "first_bidder": state.first_bidder,
             "bids": list(state.bids),
             "declarer": state.declarer,

@@ -36,7 +36,7 @@ from ruleproof.properties.machinery import (
     Setup,
     Snapshot,
     Step,
-    Stuck,
+    move_diff,
 )
 
 GAME = "fool"
@@ -150,12 +150,15 @@ def clockwise_after(seat: int, n: int, skip: set[int]) -> int:
 
 class FoolProperties(GameProperties):
     game: ClassVar[str] = GAME
+    deal_clause: ClassVar[str] = "FOOL-DEAL-1"
     checks: ClassVar[CheckRegistry] = checks
     ordered_zones = frozenset({"trick"})
     option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {}
+    # FOOL-OFF-1 defines "off-colour"; an engine that misreads it fails FOOL-WORST-2 or FOOL-WILD-2
+    covered_only = frozenset({"FOOL-OFF-1"})
 
-    def __init__(self, setup: Setup, coverage: Any) -> None:
-        super().__init__(setup, coverage)
+    def __init__(self, setup: Setup, ledger: Any) -> None:
+        super().__init__(setup, ledger)
         n = setup.players
         opts = {**DEFAULTS, **setup.options}
         self.n = n
@@ -207,8 +210,6 @@ class FoolProperties(GameProperties):
 
     def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
         # by index into the engine's list; now and then the 1 when listed, to reach ties of 1s
-        if not snap.moves:
-            raise Stuck("CONTRACT-PHASE-1")  # already reported by the contract check
         if data.draw(st.integers(0, 3), label="prefer 1") == 0:
             for i, m in enumerate(snap.moves):
                 if m.get("card") == FOOL_WILD:
@@ -475,16 +476,27 @@ def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int
     got_fools = sorted(after.get("fools") or [])
     desc = [f"{seats[i]}:{trick[i]}" for i in range(len(trick))]
     props.tricks += 1
+    # FOOL-INV-5: the outcome as a whole; the clause that decides a wrong fool is named below
+    props.expect("FOOL-INV-5", got_fools == want_fools, f"the fools of trick {desc} (lead colour {lead})",
+                 {"fools": want_fools}, {"fools": got_fools})  # fmt: skip
+    if after.phase == "play":  # FOOL-INV-6, judged on the engine's own fools and next leader
+        props.expect("FOOL-INV-6", after.to_act not in got_fools, "the winner of a trick is never one of its fools, and leads next",
+                     {"leader not among": got_fools}, {"leader": after.to_act})  # fmt: skip
     if got_fools != want_fools:
         clause, why = _misjudged_fool(trick, seats, lead, k, got_fools)
-        props.fail(clause, f"{why}; trick {desc}, lead colour {lead}", want_fools, got_fools)
-        return  # a clause already known failing: judge nothing that follows from this trick
-    # coverage of the trick-outcome clauses this trick exercised
-    props.cover("FOOL-INV-5", "FOOL-SIT-3", "FOOL-WORST-4", "FOOL-SETUP-5", "FOOL-INV-3")
+        props.fail(clause, f"{why}; trick {desc}, lead colour {lead}", {"fools": want_fools}, {"fools": got_fools})
+    else:  # coverage of the trick-outcome clauses this trick exercised
+        _cover_outcome(props, trick, lead, order, k)
+    _after_trick(props, step, trick, seats, sitting, lead, winner, desc, got_fools if len(got_fools) == k else want_fools)
+
+
+def _cover_outcome(props: FoolProperties, trick: list[str], lead: str | None, order: list[int], k: int) -> None:
+    """The trick-outcome clauses a correctly judged trick exercised."""
+    props.cover("FOOL-SIT-3", "FOOL-WORST-4", "FOOL-SETUP-5", "FOOL-INV-3")
     offs = [i for i in range(len(trick)) if off_colour(trick[i], lead)]
     props.cover("FOOL-WORST-2" if offs else "FOOL-WORST-1")
     if offs:
-        props.cover("FOOL-OFF-1")
+        props.cover("FOOL-OFF-1")  # reported as covered: a definition, its violations are WORST-2 / WILD-2
         if FOOL_WILD in trick:
             props.cover("FOOL-WILD-2")
     elif FOOL_WILD in trick and lead is not None and trick[order[0]] == FOOL_WILD:
@@ -494,6 +506,13 @@ def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int
         props.cover("FOOL-WORST-3")
     if trick[0] == FOOL_WILD and lead is not None:
         props.cover("FOOL-COLOUR-1")
+
+
+def _after_trick(props: FoolProperties, step: Step, trick: list[str], seats: list[int], sitting: set[int],
+                 lead: str | None, winner: int, desc: list[str], fools: list[int]) -> None:  # fmt: skip
+    """After the trick is judged: the next leader, the played cards, or the round end."""
+    before, after, n = step.before, step.after, props.n
+    win = seats.index(winner)
     empty = [s for s in range(n) if not after.zone(f"hand/{s}")]
     bound = 2 * props.h - 1
     props.expect("FOOL-INV-11", props.tricks <= bound, f"a round has at most 2h-1 = {bound} tricks", bound, props.tricks)
@@ -507,7 +526,7 @@ def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int
                 clause = "FOOL-WIN-2"
             props.fail(clause, f"the highest card counting as the lead colour ({trick[win]}, seat {winner}) wins the trick "
                        f"and its player leads the next; trick {desc}, lead colour {lead}", winner, after.to_act)  # fmt: skip
-        props.cover("FOOL-WIN-1", "FOOL-WIN-2", "FOOL-INV-6")
+        props.cover("FOOL-WIN-1", "FOOL-WIN-2")
         played_before = Counter(before.zone("played"))
         played_after = Counter(after.zone("played"))
         props.expect("FOOL-INV-1", played_after == played_before + Counter(trick) and not after.zone("trick"),
@@ -519,7 +538,7 @@ def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int
                  "some hand empty", [len(after.zone(f"hand/{s}")) for s in range(n)])  # fmt: skip
     props.expect("FOOL-INV-8", all(after.zone(f"hand/{s}") for s in sitting),
                  "a fool sitting out the final trick still holds cards", sorted(sitting), empty)  # fmt: skip
-    round_end(props, step, got_fools if len(got_fools) == k else want_fools)
+    round_end(props, step, fools)
 
 
 def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
@@ -591,7 +610,20 @@ def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
         props.expect("FOOL-INV-10", after.get("result") is None, "no result while the game goes on", None, after.get("result"))
 
 
-@checks("FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1", "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-INV-4", "FOOL-INV-8")
+@checks("FOOL-INV-4")
+def each_play_follows(props: FoolProperties, step: Step) -> None:
+    """FOOL-INV-4: the card played is one FOOL-FOLLOW-1/-2 allow against the hand just before it
+    (judged on the card played, whatever legal_moves listed)."""
+    before = step.before
+    if step.kind != "play" or before.phase != "play" or before.to_act is None:
+        return
+    allowed, clause = legal_cards(before.zone(f"hand/{before.to_act}"), before.zone("trick"))
+    card = step.move.get("card")
+    props.expect("FOOL-INV-4", card in allowed, f"a play meets {clause} against the hand before it",
+                 {"one of": sorted(allowed, key=str)}, {"played": card})  # fmt: skip
+
+
+@checks("FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1", "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-INV-8")
 def legal_moves(props: FoolProperties, step: Step) -> None:
     """The legal moves of the seat to act: exactly the cards the lead and follow rules allow.
 
@@ -625,7 +657,7 @@ def legal_moves(props: FoolProperties, step: Step) -> None:
             why = "while only 1s are in the trick the lead colour is undefined: any card may be played"
         else:
             why = f"holding no non-1 card of the lead colour {lead} (1s create no duty): any card may be played"
-        props.fail(clause, why, sorted(want, key=str), sorted((str(m.get("card", m)) for m in moves), key=str))
-    props.cover(clause, "FOOL-INV-4")
+        props.fail(clause, why, *move_diff([{"type": "play", "card": c} for c in want], moves))
+    props.cover(clause)
     if FOOL_WILD in hand:
         props.cover("FOOL-WILD-1")

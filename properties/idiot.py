@@ -34,8 +34,8 @@ from ruleproof.properties.machinery import (
     Setup,
     Snapshot,
     Step,
-    Stuck,
     move_key,
+    move_diff,
 )
 
 GAME = "idiot"
@@ -360,13 +360,14 @@ def why_illegal(v: View, move: dict[str, Any]) -> str | None:
 # -- the properties ----------------------------------------------------------------------------
 class IdiotProperties(GameProperties):
     game: ClassVar[str] = GAME
+    deal_clause: ClassVar[str] = "IDIOT-DEAL-1"
     checks: ClassVar[CheckRegistry] = checks
     ordered_zones = frozenset({"discard", "draw"})
     option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {}
     step_scale: ClassVar[float] = 1.5
 
-    def __init__(self, setup: Setup, coverage: Any) -> None:
-        super().__init__(setup, coverage)
+    def __init__(self, setup: Setup, ledger: Any) -> None:
+        super().__init__(setup, ledger)
         self.n = setup.players
         self.decks = setup.options["decks"]
         self.declines = 0  # declines in a row at the current ladder rank
@@ -450,8 +451,6 @@ class IdiotProperties(GameProperties):
         of several cards first, voluntary pickups last), k drawn once per game; some games decline every
         opening they can, to climb the ladder (IDIOT-OPEN-1/-3)."""
         moves = snap.moves
-        if not moves:
-            raise Stuck("CONTRACT-PHASE-1")  # already reported by the contract check
         if self.style is None:
             self.style = data.draw(st.sampled_from([3, 3, 3, 2, 1]), label="style")
             self.stubborn = data.draw(st.integers(0, 7), label="stubborn") == 0
@@ -890,23 +889,55 @@ def legal_moves(props: IdiotProperties, step: Step) -> None:
     v = props.view(after)
     req, opt = legal_set(v)
     listed = {move_key(m): m for m in after.moves}
-    extra = [m for k, m in listed.items() if k not in req and k not in opt]
-    for m in extra:
-        clause = why_illegal(v, m) or "IDIOT-MULTI-1"
-        props.fail(clause, f"legal_moves offers a move the rules forbid here ({clause})", "absent", m)
-    missing = [(m, c) for k, (m, c) in req.items() if k not in listed]
-    if missing:
-        clauses = Counter(c for _, c in missing)
-        clause = clauses.most_common(1)[0][0]
-        if clause in ("IDIOT-TABLE-1", "IDIOT-TABLE-2"):
-            face_up_listed = any(k for k in listed if k in req and req[k][1] in ("IDIOT-TABLE-1", "IDIOT-TABLE-2"))
-            clause = "IDIOT-TABLE-2" if face_up_listed else "IDIOT-TABLE-1"
-        props.fail(clause, "legal_moves leaves out moves the rules allow here",
-                   [m for m, c in missing if c == clause][:4], f"{len(listed)} moves listed")  # fmt: skip
+    extra: dict[str, list[Any]] = {}
+    for k, m in listed.items():
+        if k not in req and k not in opt:
+            extra.setdefault(why_illegal(v, m) or "IDIOT-MULTI-1", []).append(m)
+    missing: dict[str, list[Any]] = {}
+    for k, (m, c) in req.items():
+        if k not in listed:
+            missing.setdefault(c, []).append(m)
+    if "IDIOT-TABLE-1" in missing or "IDIOT-TABLE-2" in missing:  # which of the two: did any face-up play get listed?
+        face_up_listed = any(k in req and req[k][1] in ("IDIOT-TABLE-1", "IDIOT-TABLE-2") for k in listed)
+        table = missing.pop("IDIOT-TABLE-1", []) + missing.pop("IDIOT-TABLE-2", [])
+        missing["IDIOT-TABLE-2" if face_up_listed else "IDIOT-TABLE-1"] = table
+    _suits_ignored(props, v, listed, extra, missing)
+    for clause, moves in extra.items():  # one finding per clause the extra moves break
+        props.fail(clause, f"legal_moves offers moves the rules forbid here ({clause})", {"absent": moves[:4]}, {"listed": moves[:4]})
+    for clause, moves in missing.items():  # each rule that allows a missing move gets its own finding
+        props.fail(clause, "legal_moves leaves out moves the rules allow here", {"listed": moves[:4]}, {"missing": moves[:4]})
     for c in set(c for _, c in req.values()):
         props.cover(c)
     if v.phase == "play" and not v.pending and not v.pile:
         props.cover("IDIOT-PICKUP-3")
+
+
+def _suits_ignored(props: IdiotProperties, v: View, listed: dict[bytes, Any],
+                   extra: dict[str, list[Any]], missing: dict[str, list[Any]]) -> None:  # fmt: skip
+    """IDIOT-RANK-1: suits are ignored, so single cards of one rank are all playable or none is.
+
+    A PLAY-2 difference that splits one rank by suit (one card of the rank listed, another
+    held card of that rank not) is the engine counting suits: it moves from PLAY-2 to RANK-1.
+    """
+    def rank_of(m: Any) -> str | None:
+        cards = m.get("cards") or []
+        return rk(cards[0]) if m.get("type") == "play" and len(cards) == 1 else None
+
+    held = set(v.hand[v.seat]) if v.seat is not None else set()
+    singles = {c: move_key(play([c])) in listed for c in held}
+    listed_ranks = {rk(c) for c, ok in singles.items() if ok}
+    unlisted_ranks = {rk(c) for c, ok in singles.items() if not ok}
+    split = [m for m in missing.get("IDIOT-PLAY-2", []) if rank_of(m) in listed_ranks]
+    split += [m for m in extra.get("IDIOT-PLAY-2", []) if rank_of(m) in unlisted_ranks]
+    for bucket in (missing, extra):
+        kept = [m for m in bucket.get("IDIOT-PLAY-2", []) if m not in split]
+        if "IDIOT-PLAY-2" in bucket:
+            bucket["IDIOT-PLAY-2"] = kept
+            if not kept:
+                del bucket["IDIOT-PLAY-2"]
+    if split:
+        props.fail("IDIOT-RANK-1", "suits are ignored: every card of a rank may go on the pile, or none may",
+                   {"same treatment for": split[:4]}, {"treated apart": split[:4]})  # fmt: skip
 
 
 @checks("IDIOT-INV-3")

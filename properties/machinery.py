@@ -1,27 +1,32 @@
-"""Shared machinery of the properties: findings, checks, snapshots, sessions.
+"""Shared machinery of the properties: snapshots, the checks registry, the base class.
 
 A game's properties are a ``GameProperties`` subclass: an observer that is
-shown every transition (state before, move, state after) and raises a
-``Violation`` naming the clause it breaks.  Nothing here knows any game's
-rules; it only drives an engine through the contract and keeps the trace.
-
-The same ``Session`` serves three drivers: the Hypothesis state machine
-(``properties.machine``), the fixtures (``ruleproof.scenarios``) and
-``ruleproof replay``.
+shown every transition (state before, move, state after) and records a
+``Finding`` naming each clause the transition breaks, then lets the game go
+on (record and continue).  Nothing here knows any game's rules.  Driving an
+engine is ``ruleproof.session``; the finding and trace model is
+``ruleproof.findings``.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter
-from typing import Any, Callable, ClassVar, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
-from attrs import define, field, frozen
+from attrs import frozen
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
 
-from ruleproof.checked import CheckedEngine
-from ruleproof.engine import AdapterBroken, BadRequest, IllegalMove, JSONObject, Move, State, Unsupported
+from ruleproof.engine import JSONObject, Move, State
+from ruleproof.findings import Event, Finding, Setup, Trace, Violation
+
+if TYPE_CHECKING:
+    from ruleproof.session import Ledger
+
+__all__ = ["Event", "Finding", "Setup", "Trace", "Violation"]  # re-exported for older imports
 
 # Clauses of the contract itself, checked for every game (docs/rules/contract.md).
 CONTRACT_PHASE = "CONTRACT-PHASE-1"  # to_act null iff deal/over; moves [] iff deal/over
@@ -44,121 +49,32 @@ CONTRACT_CLAUSES = (
 )
 
 
-@frozen
-class Finding:
-    """What a check found: the clause, a sentence, expected versus got."""
-
-    clause: str
-    message: str
-    expected: Any = None
-    got: Any = None
-
-    def to_json(self) -> JSONObject:
-        return {"clause": self.clause, "message": self.message, "expected": self.expected, "got": self.got}
-
-
-class Violation(AssertionError):
-    """A rule clause was broken; carries the finding and the trace that shows it.
-
-    Each clause gets its own subclass, because Hypothesis tells bugs apart by
-    exception type and place: the shrinker must never turn a violation of one
-    clause into a smaller example of another.
-    """
-
-    def __new__(cls, finding: Finding, trace: "Trace | None" = None) -> "Violation":
-        if cls is Violation:
-            cls = _violation_class(finding.clause)
-        return super().__new__(cls, finding, trace)
-
-    def __init__(self, finding: Finding, trace: "Trace | None" = None) -> None:
-        super().__init__(f"{finding.clause}: {finding.message}")
-        self.finding = finding
-        self.trace = trace
-
-
-class Stuck(Exception):
-    """The game cannot go on: a needed move was refused under an already-failed clause."""
-
-
-@functools.cache
-def _violation_class(clause: str) -> type[Violation]:
-    return type(f"Violation[{clause}]", (Violation,), {"__module__": __name__})
-
-
-@frozen
-class Setup:
-    """The ``new_game`` parameters (options complete: the kit sends every option)."""
-
-    game: str
-    players: int
-    dealer: int
-    options: JSONObject
-
-    def to_json(self) -> JSONObject:
-        return {"game": self.game, "players": self.players, "dealer": self.dealer, "options": self.options}
-
-    @classmethod
-    def from_json(cls, data: JSONObject) -> "Setup":
-        return cls(data["game"], data["players"], data["dealer"], dict(data.get("options") or {}))
-
-
-@frozen
-class Event:
-    """One line of a trace: a game started, a move applied, or a move that must be rejected."""
-
-    kind: str  # "new_game" | "apply" | "reject"
-    value: JSONObject
-    clause: str | None = None
-
-    def to_json(self) -> JSONObject:
-        out: JSONObject = {self.kind: self.value}
-        if self.clause:
-            out["clause"] = self.clause
-        return out
-
-    @classmethod
-    def from_json(cls, data: JSONObject) -> "Event":
-        for kind in ("new_game", "apply", "reject"):
-            if kind in data:
-                return cls(kind, data[kind], data.get("clause"))
-        raise ValueError(f"trace step {data!r} has none of new_game/apply/reject")
-
-
-@frozen
-class Trace:
-    """A replayable sequence of events, and the clause it violated (if any)."""
-
-    game: str
-    events: tuple[Event, ...]
-    finding: Finding | None = None
-    # clauses already known to fail when this trace was recorded: replay skips them too
-    ignored: tuple[str, ...] = ()
-
-    def moves(self) -> list[JSONObject]:
-        return [e.to_json() for e in self.events]
-
-    def to_json(self) -> JSONObject:
-        return {
-            "ruleproof_trace": 1,
-            "game": self.game,
-            "violation": self.finding.to_json() if self.finding else None,
-            "ignoring": list(self.ignored),
-            "steps": self.moves(),
-        }
-
-    @classmethod
-    def from_json(cls, data: JSONObject) -> "Trace":
-        v = data.get("violation")
-        finding = Finding(v["clause"], v.get("message", ""), v.get("expected"), v.get("got")) if v else None
-        events = tuple(Event.from_json(s) for s in data["steps"])
-        return cls(data["game"], events, finding, tuple(data.get("ignoring", ())))
-
-
 def move_key(move: Any) -> bytes:
     """Moves compare as JSON after sorting card lists (protocol.md §2)."""
     if isinstance(move, dict) and isinstance(move.get("cards"), list):
         move = {**move, "cards": sorted(move["cards"], key=str)}
     return orjson.dumps(move, option=orjson.OPT_SORT_KEYS)
+
+
+def move_diff(want: Iterable[Move], got: Iterable[Move], most: int = 6) -> tuple[JSONObject, JSONObject]:
+    """Expected versus got for a legal-move set, in one notation: the moves themselves.
+
+    ``expected`` names the moves the rules allow that are not listed
+    (``includes``) and the listed moves the rules forbid (``excludes``);
+    ``got`` says the same from the engine's side (``lacks`` / ``lists``).
+    """
+    w = {move_key(m): m for m in want}
+    g = {move_key(m): m for m in got}
+    missing = [w[k] for k in sorted(w.keys() - g.keys())][:most]
+    extra = [g[k] for k in sorted(g.keys() - w.keys())][:most]
+    expected: JSONObject = {"includes": missing} if missing else {}
+    found: JSONObject = {"lacks": missing} if missing else {}
+    if extra:
+        expected["excludes"] = extra
+        found["lists"] = extra
+    if not missing and not extra:  # same set, so the difference is a move listed twice
+        expected, found = {"moves": len(w)}, {"moves": len(list(got))}
+    return expected, found
 
 
 @frozen
@@ -242,21 +158,6 @@ class CheckRegistry:
         return list(seen)
 
 
-@define
-class Coverage:
-    """How often each clause was actually exercised, and which are switched off.
-
-    A clause is reported ``pass`` only if it was exercised at least once and
-    never failed; a clause no run reached is ``untested``, never ``pass``.
-    """
-
-    hits: Counter[str] = field(factory=Counter)
-    disabled: set[str] = field(factory=set)
-
-    def hit(self, clause: str, n: int = 1) -> None:
-        self.hits[clause] += n
-
-
 @frozen
 class Step:
     """One transition shown to the checks."""
@@ -287,27 +188,40 @@ class GameProperties:
     option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {}
     # the step budget of one Hypothesis example is this many times the profile's base
     step_scale: ClassVar[float] = 1.0
+    # the clause a refused deal breaks (a deal the properties drew is one the rules allow)
+    deal_clause: ClassVar[str]
+    # clauses no behaviour can break on their own (a definition others apply, "no guaranteed
+    # termination"): reported `covered` when reached, never `pass`
+    covered_only: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, setup: Setup, coverage: Coverage) -> None:
+    def __init__(self, setup: Setup, ledger: Ledger) -> None:
         self.setup = setup
-        self.coverage = coverage
+        self.ledger = ledger
 
     # -- reporting -----------------------------------------------------------------
     def cover(self, *clauses: str) -> None:
         for clause in clauses:
-            self.coverage.hits[clause] += 1
+            self.ledger.hit(clause)
 
     def fail(self, clause: str, message: str, expected: Any = None, got: Any = None) -> None:
-        """Raise a violation of ``clause`` (unless that clause is already known failing)."""
-        if clause in self.coverage.disabled:
-            return
-        raise Violation(Finding(clause, message, expected, got))
+        """Record a violation of ``clause``; the check (and the game) go on."""
+        self.ledger.record(Finding(clause, message, expected, got))
 
     def expect(self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None) -> None:
-        """Cover ``clause``; fail it when ``ok`` is false."""
-        self.coverage.hits[clause] += 1
+        """Cover ``clause``; record a violation when ``ok`` is false."""
+        self.ledger.hit(clause)
         if not ok:
             self.fail(clause, message, expected, got)
+
+    def guarded(self, name: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run one check so that a crash on a strange state never stops the others (it is reported)."""
+        try:
+            return fn(*args)
+        except HypothesisException:  # Hypothesis's own control flow (a rejected or overrun draw)
+            raise
+        except Exception as exc:  # the kit's own bug on a state it did not foresee: never a verdict
+            self.ledger.crashed(name, exc)
+            return None
 
     # -- hooks ---------------------------------------------------------------------
     @classmethod
@@ -336,9 +250,9 @@ class GameProperties:
         """Checks on the state right after ``new_game``."""
 
     def observe(self, step: Step) -> None:
-        """Run every registered check on one transition."""
+        """Run every registered check on one transition, whatever the others found."""
         for check in self.checks.checks:
-            check.fn(self, step)
+            self.guarded(check.name, check.fn, self, step)
 
     def after_rejection(self, snap: Snapshot, move: Move, clause: str) -> None:
         """Checks after an illegal move was rejected (beyond 'state unchanged')."""
@@ -363,190 +277,3 @@ def summary(state: State) -> JSONObject:
         "scores": state.get("scores"),
         "zones": {k: len(v) for k, v in state.get("zones", {}).items() if v},
     }
-
-
-class Session:
-    """Drives one engine through games of one kind, checking and recording.
-
-    Every call goes through here: the trace it keeps is exactly what was
-    sent, so a failure can be replayed move for move.
-    """
-
-    def __init__(
-        self,
-        engine: CheckedEngine,
-        props_cls: type[GameProperties],
-        coverage: Coverage,
-    ) -> None:
-        self.engine = engine
-        self.props_cls = props_cls
-        self.coverage = coverage
-        self.events: list[Event] = []
-        self.props: GameProperties | None = None
-        self.snap: Snapshot | None = None
-        self._game_start = 0  # index in events of the current game's new_game
-
-    # -- trace -----------------------------------------------------------------------
-    def trace(self, finding: Finding | None = None) -> Trace:
-        return Trace(self.props_cls.game, tuple(self.events), finding, tuple(sorted(self.coverage.disabled)))
-
-    def violation(self, finding: Finding) -> Violation:
-        return Violation(finding, self.trace(finding))
-
-    # -- steps -----------------------------------------------------------------------
-    def snapshot(self, state: State) -> Snapshot:
-        snap = Snapshot(state, tuple(self.engine.legal_moves()))
-        self._check_contract(snap)
-        return snap
-
-    def start(self, setup: Setup) -> Snapshot:
-        self.events.append(Event("new_game", setup.to_json()))
-        self._game_start = len(self.events) - 1
-        try:
-            state = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
-        except Unsupported:
-            raise
-        except BadRequest as err:
-            raise AdapterBroken(
-                "smoke",
-                f"new_game refused a setup the engine declared in hello: {err.message}",
-                sent=setup.to_json(),
-            ) from None
-        self.props = self.props_cls(setup, self.coverage)
-        self.snap = self.snapshot(state)
-        with self._violations():
-            self._check_setup(setup, self.snap)
-            self.props.start(self.snap)
-        return self.snap
-
-    def apply(self, move: Move, *, listed: bool = False) -> Snapshot:
-        """Apply a move that must be accepted (a deal, or a listed legal move)."""
-        assert self.snap is not None and self.props is not None
-        before = self.snap
-        self.events.append(Event("apply", move))
-        with self._violations():
-            try:
-                state = self.engine.apply(move)
-            except IllegalMove as err:
-                clause = CONTRACT_ACCEPT if listed else (err.clause or CONTRACT_ACCEPT)
-                what = "a move it listed as legal" if listed else "a move the rules allow"
-                self._fail(clause, f"the engine rejected {what}: {err.message}", "accepted", "illegal_move")
-                raise Stuck(clause) from None
-            except BadRequest as err:
-                self._fail(CONTRACT_ACCEPT, f"the engine answered bad_request to a well-formed move: {err.message}", "accepted", "bad_request")
-                raise Stuck(CONTRACT_ACCEPT) from None
-            if listed:
-                self.coverage.hit(CONTRACT_ACCEPT)
-            after = self.snapshot(state)
-            self.snap = after
-            self.props.observe(Step(before, move, after))
-        return after
-
-    def reject(self, move: Move, clause: str) -> None:
-        """Send a move the rules forbid; require illegal_move and an unchanged state."""
-        assert self.snap is not None and self.props is not None
-        before = self.snap
-        self.events.append(Event("reject", move, clause))
-        with self._violations():
-            try:
-                state = self.engine.apply(move)
-            except IllegalMove:
-                self.coverage.hit(clause)
-                self.coverage.hit(CONTRACT_ERROR)
-            except BadRequest as err:
-                self._fail(CONTRACT_ERROR, f"a well-formed move that breaks {clause} was answered bad_request ({err.message}); the contract says illegal_move", "illegal_move", "bad_request")
-            else:
-                self.snap = Snapshot(state, ())  # the engine moved on: later checks see where it went
-                self._fail(clause, f"the engine accepted a move that breaks {clause}: {orjson.dumps(move).decode()}", "illegal_move", summary(state))
-                return
-            now = self.engine.state()
-            ordered = self.props_cls.ordered_zones
-            same = canonical(now, ordered) == canonical(before.raw, ordered)
-            self.coverage.hit(CONTRACT_REJECT)
-            if not same:
-                self._fail(CONTRACT_REJECT, "the state changed after a rejected move", summary(before.raw), summary(now))
-            self.props.after_rejection(before, move, clause)
-
-    def moves_in_game(self) -> int:
-        """How many moves the current game has seen (applied or rejected)."""
-        return len(self.events) - self._game_start - 1
-
-    def replay_current_game(self) -> None:
-        """CONTRACT-DET-1: the same setup and moves must give the same state."""
-        assert self.snap is not None
-        events = self.events[self._game_start :]
-        setup = Setup.from_json(events[0].value)
-        final = canonical(self.snap.raw, self.props_cls.ordered_zones)
-        with self._violations():
-            state = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
-            for e in events[1:]:
-                if e.kind == "apply":
-                    try:
-                        state = self.engine.apply(e.value)
-                    except IllegalMove as err:
-                        self._fail(CONTRACT_DETERMINISM, f"replaying the same moves, a move accepted the first time was refused: {err.message}", "accepted", "illegal_move")
-                        return
-                else:
-                    try:
-                        state = self.engine.apply(e.value)
-                    except IllegalMove:
-                        pass
-            self.coverage.hit(CONTRACT_DETERMINISM)
-            again = canonical(state, self.props_cls.ordered_zones)
-            if again != final:
-                self._fail(CONTRACT_DETERMINISM, "replaying the same setup and moves gave a different state", summary(final), summary(again))
-
-    def after_over(self, move: Move) -> None:
-        """CONTRACT-OVER-1: after ``over`` any move is rejected and changes nothing."""
-        self.reject(move, CONTRACT_OVER)
-
-    # -- contract checks ------------------------------------------------------------------
-    def _check_setup(self, setup: Setup, snap: Snapshot) -> None:
-        s = snap.raw
-        got = {k: s.get(k) for k in ("game", "players", "dealer", "phase", "round")}
-        want = {"game": setup.game, "players": setup.players, "dealer": setup.dealer, "phase": "deal", "round": 0}
-        self.coverage.hit(CONTRACT_SETUP)
-        if got != want:
-            self._fail(CONTRACT_SETUP, "new_game must return the setup in phase deal, round 0", want, got)
-        sent = {k: v for k, v in setup.options.items()}
-        echoed = {k: s["options"].get(k) for k in sent}
-        if echoed != sent:
-            self._fail(CONTRACT_SETUP, "the state's options must echo the options sent", sent, echoed)
-
-    def _check_contract(self, snap: Snapshot) -> None:
-        idle = snap.phase in ("deal", "over")
-        with self._violations():
-            self.coverage.hit(CONTRACT_PHASE)
-            if idle and (snap.to_act is not None or snap.moves):
-                self._fail(CONTRACT_PHASE, f"in phase {snap.phase!r} nobody acts and legal_moves is []", {"to_act": None, "moves": 0}, {"to_act": snap.to_act, "moves": len(snap.moves)})
-            if not idle and (snap.to_act is None or not snap.moves):
-                self._fail(CONTRACT_PHASE, f"in phase {snap.phase!r} a seat must act and have at least one legal move", "to_act set, moves non-empty", {"to_act": snap.to_act, "moves": len(snap.moves)})
-            if snap.moves:
-                self.coverage.hit(CONTRACT_DISTINCT)
-                if len(snap.move_keys) != len(snap.moves):
-                    dupes = [m for m, n in Counter(move_key(m) for m in snap.moves).items() if n > 1]
-                    self._fail(CONTRACT_DISTINCT, "legal_moves lists a move more than once", "distinct moves", [orjson.loads(d) for d in dupes][:3])
-
-    def _fail(self, clause: str, message: str, expected: Any = None, got: Any = None) -> None:
-        if clause in self.coverage.disabled:
-            return
-        raise Violation(Finding(clause, message, expected, got))
-
-    def _violations(self) -> "_AttachTrace":
-        return _AttachTrace(self)
-
-
-class _AttachTrace:
-    """Context manager: a Violation leaving it carries the session's trace so far."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
-        if isinstance(exc, Violation) and exc.trace is None:
-            exc.trace = self.session.trace(exc.finding)
-        return False
-

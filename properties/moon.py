@@ -32,7 +32,7 @@ from ruleproof.properties.machinery import (
     Setup,
     Snapshot,
     Step,
-    Stuck,
+    move_diff,
 )
 
 GAME = "moon"
@@ -213,12 +213,15 @@ def _gain(after: Snapshot, before: Snapshot, zone: str) -> Counter[str]:
 
 class MoonProperties(GameProperties):
     game: ClassVar[str] = GAME
+    deal_clause: ClassVar[str] = "MOON-DEAL-1"
     checks: ClassVar[CheckRegistry] = checks
     ordered_zones = frozenset({"trick"})
     option_clauses = {("doubles_trump", True): ("MOON-TRUMP-3", "MOON-RANK-3")}
+    # MOON-INV-10 says a game need not end (redeals, failed bids): reached, never violated
+    covered_only = frozenset({"MOON-INV-10"})
 
-    def __init__(self, setup: Setup, coverage: Any) -> None:
-        super().__init__(setup, coverage)
+    def __init__(self, setup: Setup, ledger: Any) -> None:
+        super().__init__(setup, ledger)
         opts = {**DEFAULTS, **setup.options}
         self.all_pass = opts["all_pass"]
         self.doubles_ok = bool(opts["doubles_trump"])
@@ -280,8 +283,6 @@ class MoonProperties(GameProperties):
 
     def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
         moves = snap.moves
-        if not moves:
-            raise Stuck("CONTRACT-PHASE-1")  # an engine with no move to offer here: already reported
         i = data.draw(st.integers(0, len(moves) - 1), label="move")
         m = moves[i]
         # a 21 bid almost always fails and ends the auction: draw again once to make it rarer
@@ -508,7 +509,7 @@ def widow_and_trump(props: MoonProperties, step: Step) -> None:
         got = {m.get("tile") for m in after.moves if m.get("type") == "discard"}
         props.expect("MOON-WIDOW-1", got == hand and len(after.moves) == len(hand),
                      "the declarer discards exactly one of their 8 tiles, any of them (the widow included)",
-                     sorted(hand), sorted(str(m) for m in after.moves)[:10])  # fmt: skip
+                     *move_diff([{"type": "discard", "tile": t} for t in hand], after.moves))  # fmt: skip
     if step.kind == "discard" and before.phase == "discard":
         d = before.to_act
         t = step.move["tile"]
@@ -539,8 +540,21 @@ def widow_and_trump(props: MoonProperties, step: Step) -> None:
         props.cover("MOON-INV-6")
 
 
+@checks("MOON-INV-5")
+def each_play_follows(props: MoonProperties, step: Step) -> None:
+    """MOON-INV-5: the tile played is one MOON-FOLLOW-1..3 allow against the hand before it
+    (judged on the tile played, whatever legal_moves listed)."""
+    before = step.before
+    if step.kind != "play" or before.phase != "play" or before.to_act is None:
+        return
+    allowed = legal_plays(_hand(before, before.to_act), before.zone("trick"), before.get("contract"))
+    tile = step.move.get("tile")
+    props.expect("MOON-INV-5", tile in allowed, "a play follows the led suit when the hand can, against the hand before it",
+                 {"one of": sorted(allowed)}, {"played": tile})  # fmt: skip
+
+
 @checks("MOON-LEAD-1", "MOON-LEAD-2", "MOON-LEAD-3", "MOON-FOLLOW-1", "MOON-FOLLOW-2", "MOON-FOLLOW-3",
-        "MOON-TRUMP-2", "MOON-TRUMP-3", "MOON-TRUMP-4", "MOON-INV-5", "MOON-INV-6", "CONTRACT-TURN-1")  # fmt: skip
+        "MOON-TRUMP-2", "MOON-TRUMP-3", "MOON-TRUMP-4", "MOON-INV-6", "CONTRACT-TURN-1")  # fmt: skip
 def who_plays_what(props: MoonProperties, step: Step) -> None:
     """During play: the seat to act, and exactly the tiles it may play."""
     after = step.after
@@ -569,7 +583,7 @@ def who_plays_what(props: MoonProperties, step: Step) -> None:
         else:
             base = "MOON-FOLLOW-2" if any(follows(t, s, contract) for t in hand) else "MOON-FOLLOW-3"
             props.cover("MOON-LEAD-3")
-        props.cover(base, "MOON-INV-5")
+        props.cover(base)
         if contract == "doubles":
             props.cover("MOON-TRUMP-3")
         elif contract == "none":
@@ -581,7 +595,7 @@ def who_plays_what(props: MoonProperties, step: Step) -> None:
                 + f" under contract {contract!r}: play a following tile if held, else any tile")  # fmt: skip
     else:
         clause, what = "MOON-LEAD-1", "any tile in hand may be led"
-    props.expect(clause, ok, what, sorted(want), sorted((str(m.get("tile")) if m.get("type") == "play" else str(m)) for m in after.moves))
+    props.expect(clause, ok, what, *move_diff([{"type": "play", "tile": t} for t in want], after.moves))
 
 
 @checks("MOON-INV-1", "MOON-WIN-1", "MOON-WIN-2", "MOON-RANK-1", "MOON-RANK-2", "MOON-RANK-3",

@@ -22,6 +22,7 @@ class CheckedEngine:
     def __init__(self, engine: Engine) -> None:
         self.inner = engine
         self.game: str | None = None
+        self.calls = 0  # engine calls made through this wrapper (budgets and reports count them)
         self._hello: JSONObject | None = None
 
     def hello(self) -> JSONObject:
@@ -66,8 +67,8 @@ class CheckedEngine:
         self._validate(self._game(), "state", state, f"{method} result (STATE)", method, params)
         return state
 
-    @staticmethod
-    def _call(method: str, params: JSONObject, fn: Callable[[], T]) -> T:
+    def _call(self, method: str, params: JSONObject, fn: Callable[[], T]) -> T:
+        self.calls += 1
         try:
             return fn()
         except (EngineError, AdapterBroken):

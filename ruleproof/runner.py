@@ -1,103 +1,83 @@
-"""The runner: certify one engine, game by game, clause by clause.
+"""The runner: certify one engine, game by game, a verdict for every clause in one run.
 
-For each game: a smoke stage (is the adapter sane?), the fixtures, then the
-Hypothesis state machine.  When the machine finds a violation, Hypothesis
-shrinks it; the runner replays the shrunk trace to confirm the verdict,
-records the failure, switches that clause off and runs again, so one engine
-gets a verdict per clause rather than a single first failure.
+For each game: the smoke stage (can the engine be driven at all?), the
+fixtures, then one exploration by the Hypothesis state machine with a fixed
+budget (the profile's examples x steps, whatever fails).  Violations are
+recorded and the games go on (record and continue), so one exploration judges
+every clause.  Afterwards the first counterexample of each failing clause is
+minimized on the concrete trace (a budget of replays, never seconds) and
+replayed once more to confirm it.  Design notes: docs/architecture.md.
 """
 
 from __future__ import annotations
 
+import random
+import threading
 import time
-from typing import Any, Callable
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, Sequence
 
-import hypothesis.core
-import hypothesis.internal.conjecture.engine as engine_module
 from attrs import define, field, frozen
 from hypothesis import HealthCheck, Phase, Verbosity, settings
-from hypothesis.errors import Flaky, FlakyFailure, FlakyReplay, Unsatisfiable
+from hypothesis import seed as hypothesis_seed
+from hypothesis.errors import Unsatisfiable
 from hypothesis.stateful import run_state_machine_as_test
 
 from ruleproof.checked import CheckedEngine
-from ruleproof.engine import AdapterBroken, EngineError, IllegalMove, Unsupported
+from ruleproof.engine import AdapterBroken
+from ruleproof.findings import Finding, Setup, Trace
+from ruleproof.minimize import minimize
 from ruleproof.properties import properties_for
-from ruleproof.properties.machine import build_machine
-from ruleproof.properties.machinery import (
-    CONTRACT_DETERMINISM,
-    Coverage,
-    Finding,
-    GameProperties,
-    Session,
-    Setup,
-    Stuck,
-    Trace,
-    Violation,
-)
-from ruleproof.scenarios import bundled, run_fixture
+from ruleproof.properties.machine import Exploration, build_machine
+from ruleproof.properties.machinery import GameProperties
+from ruleproof.replay import ReplayOutcome, replay
+from ruleproof.report import Failure, GameReport, Stopped
+from ruleproof.scenarios import Fixture, fixtures_for, run_fixture
+from ruleproof.session import Ledger, Session
 from ruleproof.smoke import smoke
+
+__all__ = ["PROFILES", "Failure", "GameReport", "Profile", "ReplayOutcome", "certify_game", "replay"]
 
 Progress = Callable[[str, str], None]  # (game, message)
 
 
 @frozen
 class Profile:
-    """How hard to look: examples per run, steps per example, derandomized or not."""
+    """How hard to look: examples and steps to explore, replays to minimize each failure."""
 
     name: str
     max_examples: int
     steps: int
     derandomize: bool
-    max_failures: int = 6  # distinct clauses to report before stopping
-    shrink_seconds: int = 20  # cap on Hypothesis's shrinking of one failure
+    minimize_replays: int  # per failing clause
+    minimize_total: int  # per game, so a very deviant engine cannot make minimizing dominate
 
 
 PROFILES = {
-    "dev": Profile("dev", max_examples=8, steps=150, derandomize=False, shrink_seconds=5),
-    "ci": Profile("ci", max_examples=30, steps=300, derandomize=True, shrink_seconds=8),
-    "thorough": Profile("thorough", max_examples=400, steps=1000, derandomize=False, max_failures=20, shrink_seconds=300),
+    "dev": Profile("dev", max_examples=8, steps=150, derandomize=False, minimize_replays=12, minimize_total=60),
+    "ci": Profile("ci", max_examples=30, steps=300, derandomize=True, minimize_replays=24, minimize_total=120),
+    "thorough": Profile("thorough", max_examples=400, steps=1000, derandomize=False, minimize_replays=200, minimize_total=4000),
 }
 
 for _p in PROFILES.values():  # also usable as Hypothesis profiles by name
     settings.register_profile(f"ruleproof-{_p.name}", max_examples=_p.max_examples, derandomize=_p.derandomize)
 
 
-@frozen
-class Failure:
-    """One violated clause with its shrunk, re-checked counterexample."""
-
-    finding: Finding
-    trace: Trace
-    source: str  # "properties" or "fixture:ID"
-    confirmed: bool  # the replay of the shrunk trace reproduced the same clause
-    seconds: float  # from the start of the game's certification to this verdict
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **self.finding.to_json(),
-            "source": self.source,
-            "confirmed": self.confirmed,
-            "seconds": round(self.seconds, 3),
-            "trace": self.trace.moves(),
-        }
-
-
 @define
-class GameReport:
-    game: str
-    clauses: dict[str, str] = field(factory=dict)  # clause -> pass|fail|untested|skipped
-    failures: list[Failure] = field(factory=list)
-    broken: AdapterBroken | None = None
-    skipped: list[str] = field(factory=list)  # setups or fixtures skipped, and why
-    fixtures: dict[str, str] = field(factory=dict)  # fixture id -> status
-    hits: dict[str, int] = field(factory=dict)
-    seconds: float = 0.0
+class FindingStore:
+    """Every violation of one game's run: the first counterexample of each clause, and counts."""
 
-    @property
-    def verdict(self) -> str:
-        if self.broken is not None:
-            return "broken"
-        return "fail" if self.failures else "pass"
+    started: float
+    source: str = "properties"
+    first: dict[str, tuple[Finding, Trace, str, float]] = field(factory=dict)
+    fixtures: dict[str, Fixture] = field(factory=dict)  # source -> the fixture run under it
+    counts: Counter[str] = field(factory=Counter)
+
+    def sink(self, finding: Finding, session: Session) -> None:
+        self.counts[finding.clause] += 1
+        if finding.clause not in self.first:  # only the first of a clause keeps a trace: no copy per step
+            self.first[finding.clause] = (finding, session.trace(finding), self.source, time.perf_counter() - self.started)
 
 
 def hypothesis_settings(profile: Profile, props_cls: type[GameProperties]) -> settings:
@@ -110,29 +90,9 @@ def hypothesis_settings(profile: Profile, props_cls: type[GameProperties]) -> se
         print_blob=False,
         verbosity=Verbosity.quiet,
         report_multiple_bugs=False,
-        phases=(Phase.generate, Phase.shrink),
+        phases=(Phase.generate,),  # nothing to shrink: violations are recorded, never raised
         suppress_health_check=list(HealthCheck),
     )
-
-
-def replay(trace: Trace, engine: CheckedEngine, props_cls: type[GameProperties]) -> Finding | None:
-    """Re-run a trace with the properties; the finding it produces, if any."""
-    session = Session(engine, props_cls, Coverage(disabled=set(trace.ignored)))
-    try:
-        for event in trace.events:
-            if event.kind == "new_game":
-                session.start(Setup.from_json(event.value))
-            elif event.kind == "apply":
-                session.apply(event.value, listed=event.value.get("type") != "deal")
-            else:
-                session.reject(event.value, event.clause or "CONTRACT-REJECT-1")
-        if trace.finding is not None and trace.finding.clause == CONTRACT_DETERMINISM and session.snap is not None:
-            session.replay_current_game()
-    except Violation as v:
-        return v.finding
-    except Stuck as stuck:  # refused a needed move under a clause the trace ignores
-        return Finding(str(stuck), "the engine refused a move the rules allow (a clause this trace ignores)")
-    return None
 
 
 def certify_game(
@@ -145,120 +105,171 @@ def certify_game(
     fixtures: bool = True,
     properties: bool = True,
     stop_after: str | None = None,
+    stop: threading.Event | None = None,
+    user_fixtures: Sequence[Fixture] = (),
 ) -> GameReport:
-    """Certify one game: smoke, fixtures, properties; a verdict per clause.
+    """Certify one game: smoke, fixtures, one exploration, then minimize; a verdict per clause.
 
-    ``stop_after`` ends the search as soon as that clause has failed (the
-    mutant gallery's tests use it; certification itself looks for all).
+    ``stop_after`` ends the exploration once that clause has failed (the mutant
+    gallery's tests use it); ``stop`` ends it when set (the run is then
+    ``interrupted`` and keeps the verdicts so far).
     """
     started = time.perf_counter()
     report = GameReport(game)
     props_cls = properties_for(game)
-    coverage = Coverage()
+    ledger, store = Ledger(), FindingStore(started)
+    calls0, declared, stage = engine.calls, {}, "smoke"
+    stopping = stop or threading.Event()
     try:
         progress(game, "smoke stage")
-        declared = smoke(engine, game)
+        declared = smoke(engine, game, ledger, store.sink)
         if fixtures:
-            _run_fixtures(engine, game, props_cls, coverage, report, progress, started)
-        if properties and not (stop_after and stop_after in coverage.disabled):
-            _run_properties(engine, game, props_cls, declared, coverage, report, profile, seed, progress, started, stop_after)
+            _run_fixtures(fixtures_for(game, declared, user_fixtures), engine, game, props_cls, ledger, store, report, progress, stopping)
+        stage = "properties"
+        if properties and not stopping.is_set() and not (stop_after and stop_after in store.first):
+            _explore(engine, props_cls, declared, ledger, store, report, profile, seed, progress, stopping, stop_after)
+        progress(game, "minimizing counterexamples")
+        _minimize_all(engine, props_cls, store, report, profile, stop_after)
     except AdapterBroken as broken:
         report.broken = broken
-    report.hits = dict(coverage.hits)
-    report.clauses = verdicts(props_cls, declared if report.broken is None else {}, coverage, report)
+        report.stopped = Stopped(stage, engine.calls - calls0, f"{broken.kind}: {broken.message}")
+    if report.broken is None and stopping.is_set():
+        report.interrupted = True
+        report.stopped = Stopped(stage, engine.calls - calls0, "interrupted: stopped on request")
+    if report.broken is not None or report.interrupted:
+        _keep_unminimized(store, report)  # the verdicts so far stand, with their traces as recorded
+    report.hits = dict(ledger.hits)
+    report.check_errors = [f"{what} (x{n})" for what, n in ledger.check_errors.items()]
+    report.stats["calls"] = engine.calls - calls0
+    report.clauses = verdicts(props_cls, declared, ledger, report)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _run_fixtures(engine: CheckedEngine, game: str, props_cls: type[GameProperties], coverage: Coverage,
-                  report: GameReport, progress: Progress, started: float) -> None:  # fmt: skip
-    for fx in bundled(game):
+def _run_fixtures(found: Sequence[Fixture], engine: CheckedEngine, game: str, props_cls: type[GameProperties], ledger: Ledger, store: FindingStore,
+                  report: GameReport, progress: Progress, stopping: threading.Event) -> None:  # fmt: skip
+    for fx in found:  # bundled and --fixtures, under the engine's option values (scenarios.fixtures_for)
+        if stopping.is_set():
+            return
         progress(game, f"fixture {fx.id}")
-        result = run_fixture(fx, engine, props_cls, coverage)
+        store.source = f"fixture:{fx.id}"
+        store.fixtures[store.source] = fx
+        result = run_fixture(fx, engine, props_cls, ledger, store.sink)
         report.fixtures[fx.id] = result.status
         if result.status == "skipped":
             report.skipped.append(f"fixture {fx.id}: {result.reason}")
-        elif result.status == "fail" and result.finding is not None:
-            if result.finding.clause in coverage.disabled:
-                continue  # one failure per clause; the fixture's status still says fail
-            confirmed = replay(result.trace, engine, props_cls)
-            report.failures.append(
-                Failure(result.finding, result.trace, f"fixture:{fx.id}",
-                        confirmed is not None and confirmed.clause == result.finding.clause,
-                        time.perf_counter() - started)  # fmt: skip
-            )
-            coverage.disabled.add(result.finding.clause)
+    store.source = "properties"
 
 
-def _run_properties(engine: CheckedEngine, game: str, props_cls: type[GameProperties], declared: dict[str, Any],
-                    coverage: Coverage, report: GameReport, profile: Profile, seed: int | None,
-                    progress: Progress, started: float, stop_after: str | None) -> None:  # fmt: skip
+def _explore(engine: CheckedEngine, props_cls: type[GameProperties], declared: dict[str, Any], ledger: Ledger,
+             store: FindingStore, report: GameReport, profile: Profile, seed: int | None, progress: Progress,
+             stopping: threading.Event, stop_after: str | None) -> None:  # fmt: skip
     def skip(setup: Setup, why: str) -> None:
         note = f"setup {setup.to_json()}: {why}"
         if note not in report.skipped:
             report.skipped.append(note)
 
-    machine = build_machine(props_cls, engine, declared, coverage, skip)
-    found = 0
-    while found < profile.max_failures:
-        progress(game, f"properties ({profile.name}), run {found + 1}")
-        try:
-            with _seeded(seed), _shrink_budget(profile.shrink_seconds):
-                run_state_machine_as_test(machine, settings=hypothesis_settings(profile, props_cls))
-            return
-        except Violation as v:
-            trace = v.trace or Trace(game, ())
-            again = replay(trace, engine, props_cls)
-            report.failures.append(
-                Failure(v.finding, trace, "properties", again is not None and again.clause == v.finding.clause,
-                        time.perf_counter() - started)  # fmt: skip
-            )
-            coverage.disabled.add(v.finding.clause)
-            found += 1
-            progress(game, f"violation of {v.finding.clause}")
-            if v.finding.clause == stop_after:
-                return
-        except (Flaky, FlakyFailure, FlakyReplay) as err:
-            raise AdapterBroken("nondeterministic", f"the engine behaved differently on the same moves: {err}") from None
-        except Unsatisfiable:
-            report.skipped.append("every setup drawn was refused as unsupported")
-            return
+    def should_stop() -> bool:
+        return stopping.is_set() or (stop_after is not None and stop_after in store.first)
+
+    run = Exploration(engine, props_cls, declared, ledger, store.sink, skip, should_stop)
+    machine = build_machine(run)
+    if seed is None and not profile.derandomize:
+        seed = random.SystemRandom().randrange(2**32)  # recorded, so the run can be repeated with --seed
+    if seed is not None:
+        machine = hypothesis_seed(seed)(machine)
+    report.stats["seed"] = seed
+    progress(props_cls.game, f"exploring ({profile.name}: {profile.max_examples} examples x {profile.steps} steps)")
+    try:
+        run_state_machine_as_test(machine, settings=hypothesis_settings(profile, props_cls))
+    except Unsatisfiable:
+        report.skipped.append("every setup drawn was refused as unsupported")
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        if not run.halted:  # a bug of the kit itself, not a verdict: let it surface
+            raise
+    report.stats.update(run.stats)
+    if run.broken is not None:
+        raise run.broken
 
 
-class _shrink_budget:
-    """Cap shrinking time: Hypothesis has no public setting for it, only this constant."""
-
-    def __init__(self, seconds: int) -> None:
-        self.seconds = seconds
-        self.saved = engine_module.MAX_SHRINKING_SECONDS
-
-    def __enter__(self) -> None:
-        engine_module.MAX_SHRINKING_SECONDS = self.seconds
-
-    def __exit__(self, *exc: Any) -> None:
-        engine_module.MAX_SHRINKING_SECONDS = self.saved
-
-
-class _seeded:
-    """``--seed N``: run Hypothesis from that seed instead of the derandomized one."""
-
-    def __init__(self, seed: int | None) -> None:
-        self.seed = seed
-        self.saved: Any = None
-
-    def __enter__(self) -> None:
-        # Hypothesis reads this module global for its seed (as its pytest plugin's --hypothesis-seed does)
-        self.saved = hypothesis.core.global_force_seed
-        if self.seed is not None:
-            hypothesis.core.global_force_seed = self.seed
-
-    def __exit__(self, *exc: Any) -> None:
-        hypothesis.core.global_force_seed = self.saved
+def _minimize_all(engine: CheckedEngine, props_cls: type[GameProperties], store: FindingStore, report: GameReport,
+                  profile: Profile, stop_after: str | None) -> None:  # fmt: skip
+    """Minimize each failing clause's first counterexample, then confirm it by one more replay."""
+    left = profile.minimize_total
+    replays = 0
+    for clause, (finding, trace, source, seconds) in store.first.items():
+        if stop_after is not None and clause != stop_after:
+            continue
+        original = len(trace.events)
+        if source == "properties" and left > 0:
+            budget = min(profile.minimize_replays, left)
+            small = minimize(trace, _reproduces(engine, props_cls, clause), budget=budget)
+            trace, left, replays = small.trace, left - small.replays, replays + small.replays
+        outcome = replay(trace, engine, props_cls, stop_at=clause)
+        replays += 1
+        at = outcome.first(clause)
+        if at is not None:  # end the trace at the violating step, with the finding as replayed
+            seen = next(f for i, f in outcome.found if f.clause == clause)
+            trace = Trace(trace.game, trace.events[: at + 1], seen)
+        # a fixture's own expectation is not a property: its failure is confirmed by running the fixture again
+        fixture = store.fixtures.get(source)
+        confirmed = at is not None or (fixture is not None and _fixture_fails(engine, props_cls, fixture, clause))
+        report.failures.append(
+            Failure(trace.finding or finding, trace, source, confirmed, seconds, original, store.counts[clause],
+                    outcome.states[: len(trace.events)])  # fmt: skip
+        )
+    report.stats["replays"] = replays
 
 
-def verdicts(props_cls: type[GameProperties], declared: dict[str, Any], coverage: Coverage, report: GameReport) -> dict[str, str]:
-    """pass only when exercised and never failed; untested when never reached."""
+def _fixture_fails(engine: CheckedEngine, props_cls: type[GameProperties], fixture: Fixture, clause: str) -> bool:
+    seen: list[str] = []
+    run_fixture(fixture, engine, props_cls, Ledger(), lambda finding, _: seen.append(finding.clause))
+    return clause in seen
+
+
+def _reproduces(engine: CheckedEngine, props_cls: type[GameProperties], clause: str) -> Callable[[Trace], int | None]:
+    """The minimizer's test: does this candidate still fail ``clause``? (events up to the violation)"""
+
+    def test(candidate: Trace) -> int | None:
+        at = replay(candidate, engine, props_cls, stop_at=clause).first(clause)
+        return None if at is None else at + 1
+
+    return test
+
+
+def _keep_unminimized(store: FindingStore, report: GameReport) -> None:
+    """After a break or an interruption: every failure found so far, with its trace as recorded."""
+    done = {f.finding.clause for f in report.failures}
+    for clause, (finding, trace, source, seconds) in store.first.items():
+        if clause not in done:
+            report.failures.append(Failure(finding, trace, source, False, seconds, len(trace.events), store.counts[clause]))
+
+
+def verdicts(props_cls: type[GameProperties], declared: dict[str, Any], ledger: Ledger, report: GameReport) -> dict[str, str]:
+    """fail when violated; pass only when exercised and never violated; untested when never reached.
+
+    A clause no behaviour can break on its own is ``covered`` when reached, never ``pass``.
+    """
     failed = {f.finding.clause for f in report.failures}
+    skipped = _skipped_by_options(props_cls, declared)
+    known = list(props_cls.all_clauses())
+    out = {}
+    for clause in known + sorted(failed - set(known)):
+        if clause in failed:
+            out[clause] = "fail"
+        elif clause in skipped:
+            out[clause] = "skipped"
+        elif ledger.hits.get(clause, 0) > 0:
+            out[clause] = "covered" if clause in props_cls.covered_only else "pass"
+        else:
+            out[clause] = "untested"
+    return out
+
+
+def _skipped_by_options(props_cls: type[GameProperties], declared: dict[str, Any]) -> set[str]:
+    """Clauses that only an option value or player count the engine does not declare could exercise."""
     options = declared.get("options", {})
     skipped: set[str] = set()
     for (name, value), clauses in props_cls.option_clauses.items():
@@ -267,16 +278,4 @@ def verdicts(props_cls: type[GameProperties], declared: dict[str, Any], coverage
             skipped.update(clauses)
         if name == "players" and value not in declared.get("players", []):
             skipped.update(clauses)
-    out = {}
-    for clause in list(props_cls.all_clauses()) + sorted(failed - set(props_cls.all_clauses())):
-        if clause in failed:
-            out[clause] = "fail"
-        elif report.broken is not None:
-            out[clause] = "untested"
-        elif clause in skipped:
-            out[clause] = "skipped"
-        elif coverage.hits.get(clause, 0) > 0:
-            out[clause] = "pass"
-        else:
-            out[clause] = "untested"
-    return out
+    return skipped

@@ -13,22 +13,16 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from ruleproof import schema
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import JSONObject, Unsupported
-from ruleproof.properties.machinery import (
-    Coverage,
-    Finding,
-    GameProperties,
-    Session,
-    Setup,
-    Violation,
-    move_key,
-)
+from ruleproof.findings import Finding, Setup, Violation
+from ruleproof.properties.machinery import GameProperties, move_key
+from ruleproof.session import Ledger, Session, Sink
 
 
 class FixtureError(ValueError):
@@ -59,7 +53,6 @@ class FixtureResult:
     fixture: Fixture
     status: str  # "pass" | "fail" | "skipped"
     finding: Finding | None = None
-    trace: Any = None
     reason: str = ""
 
 
@@ -88,6 +81,88 @@ def bundled(game: str) -> list[Fixture]:
             if fx.game != game:
                 raise FixtureError(f"fixture {fx.path}: game is {fx.game!r}, but it lies in folder {game!r}")
             out.append(fx)
+    return out
+
+
+def validate(fx: Fixture) -> None:
+    """What the schema cannot say: clause IDs the game knows, moves in the game's move schema."""
+    from ruleproof.expect import known_clauses
+
+    known = set(known_clauses([fx.game])[fx.game])
+    for i, clause in enumerate(fx.clauses):
+        if clause not in known:
+            raise FixtureError(f"fixture {fx.path} at clauses[{i}]: {clause!r} is not a clause of {fx.game}")
+    for i, step in enumerate(fx.steps):
+        if "clause" in step and step["clause"] not in known:
+            raise FixtureError(f"fixture {fx.path} at steps[{i}].clause: {step['clause']!r} is not a clause of {fx.game}")
+        if "apply" in step:  # a move to reject may be malformed on purpose; one to apply may not
+            move = step["apply"]
+            defs = schema.load(fx.game).get("$defs", {})
+            kind = next((d for d in ("deal_move", "deal") if d in defs), "move") if move.get("type") == "deal" else "move"
+            try:
+                schema.check(fx.game, kind, move, f"fixture {fx.path}")
+            except schema.SchemaError as err:
+                raise FixtureError(f"fixture {fx.path} at steps[{i}].apply{'.' + err.path if err.path else ''}: {err.detail}") from None
+
+
+def load_dirs(dirs: Sequence[str | Path], *, beside_bundled: bool = True) -> list[Fixture]:
+    """The user's fixtures (``--fixtures DIR``): every ``*.json`` under each folder, each validated first.
+
+    A bad file raises ``FixtureError`` naming the file and the field; an id
+    used twice (or by a bundled fixture of the same game) too, since the
+    certificate's ``fixtures`` map is keyed by id.
+    """
+    found: list[Fixture] = []
+    for d in dirs:
+        folder = Path(d)
+        if not folder.is_dir():
+            raise FixtureError(f"--fixtures {d}: not a folder")
+        files = sorted(folder.rglob("*.json"))
+        if not files:
+            raise FixtureError(f"--fixtures {d}: no *.json fixture files in it")
+        for path in files:
+            fx = load_file(path)
+            validate(fx)
+            found.append(fx)
+    # ids are the keys of the certificate's fixtures map: unique among the files, and beside the bundled ones
+    seen = {(fx.game, fx.id): fx.path for g in {fx.game for fx in found} for fx in bundled(g)} if beside_bundled else {}
+    for fx in found:
+        if (fx.game, fx.id) in seen:
+            raise FixtureError(f"fixture {fx.path} at id: {fx.id!r} is already the id of {seen[fx.game, fx.id]}")
+        seen[fx.game, fx.id] = fx.path
+    return found
+
+
+def fixtures_for(game: str, declared: JSONObject, user: Sequence[Fixture] = ()) -> list[Fixture]:
+    """The fixtures to run for ``game``: bundled, then the user's, each under the engine's option values."""
+    return [v for fx in [*bundled(game), *(f for f in user if f.game == game)] for v in variants(fx, declared)]
+
+
+def variants(fx: Fixture, declared: JSONObject) -> list[Fixture]:
+    """``fx`` once per declared value of each option it does not name (it names those it depends on).
+
+    A fixture that leaves ``after_burn`` out must hold under ``next`` and
+    ``burner`` alike, so an engine declaring only one of them still runs it.
+    Values are cycled together (run k takes each option's k-th value), so every
+    declared value is used once without multiplying the runs.  Integer ranges
+    are not enumerated: an option left out is not sent, and the engine's
+    default applies.  The first run keeps the fixture's id, the others add the
+    values they run under, e.g. ``B-D3[scoring=spades]``.
+    """
+    named = fx.setup.get("options") or {}
+    free = {
+        name: [v for v in values if v != "custom"]  # "custom" only declares that explicit values are accepted
+        for name, values in (declared.get("options") or {}).items()
+        if name not in named and isinstance(values, list)
+    }
+    free = {name: values for name, values in free.items() if values}
+    runs = max((len(v) for v in free.values()), default=1)
+    out = []
+    for k in range(runs):
+        chosen = {name: values[k % len(values)] for name, values in free.items()}
+        suffix = ",".join(f"{n}={json.dumps(v) if not isinstance(v, str) else v}" for n, v in chosen.items() if len(free[n]) > 1)
+        setup = {**fx.setup, "options": {**named, **chosen}}
+        out.append(evolve(fx, id=fx.id if k == 0 else f"{fx.id}[{suffix}]", setup=setup))
     return out
 
 
@@ -127,33 +202,42 @@ def matches(want: Any, got: Any, ordered: frozenset[str], *, zones: bool = False
     return bool(want == got)
 
 
-def run_fixture(
-    fx: Fixture,
-    engine: CheckedEngine,
-    props_cls: type[GameProperties],
-    coverage: Coverage,
-) -> FixtureResult:
-    """Run one fixture; a violation of a property or an expectation fails it."""
+def run_fixture(fx: Fixture, engine: CheckedEngine, props_cls: type[GameProperties], ledger: Ledger, sink: Sink) -> FixtureResult:
+    """Run one fixture; every violation (of a property or an expectation) is handed to ``sink``.
+
+    The game's properties check every transition.  A fixture is a script: once
+    the engine has left it, its later expectations would only blame clauses
+    downstream of the deviation, so the fixture ends after the step that
+    showed its first violation (every clause violated in that step is recorded).
+    """
     declared = engine.hello()["games"].get(fx.game, {})
     reason = unsupported_reason(fx, declared)
     if reason:
         return FixtureResult(fx, "skipped", reason=reason)
-    # a fixture judges afresh: clauses failed elsewhere are not switched off here
-    session = Session(engine, props_cls, Coverage(hits=coverage.hits))
+    found: list[Finding] = []
+
+    def tagged(finding: Finding, session: Session) -> None:
+        if not finding.message.startswith(f"[{fx.id}"):
+            finding = Finding(finding.clause, f"[{fx.id}] {finding.message}", finding.expected, finding.got)
+        found.append(finding)
+        sink(finding, session)
+
+    session = Session(engine, props_cls, ledger, tagged)
     setup = Setup(fx.game, fx.setup["players"], fx.setup["dealer"], dict(fx.setup.get("options") or {}))
     try:
         session.start(setup)
         for i, step in enumerate(fx.steps):
+            if found:
+                break
             _run_step(fx, i, step, session)
     except Unsupported as err:
         return FixtureResult(fx, "skipped", reason=f"engine: {err.message}")
-    except Violation as v:
-        finding = v.finding
-        if not finding.message.startswith(f"[{fx.id}"):
-            finding = Finding(finding.clause, f"[{fx.id}] {finding.message}", finding.expected, finding.got)
-        return FixtureResult(fx, "fail", finding, session.trace(finding))
+    except Violation as v:  # an expectation of the fixture: recorded, and the script ends here
+        tagged(v.finding, session)
+    if found:
+        return FixtureResult(fx, "fail", found[0])
     for clause in fx.clauses:
-        coverage.hit(clause)
+        ledger.hit(clause)
     return FixtureResult(fx, "pass")
 
 
@@ -171,16 +255,14 @@ def _run_step(fx: Fixture, i: int, step: JSONObject, session: Session) -> None:
 
 
 def _apply(session: Session, move: JSONObject, clause: str, where: str) -> None:
+    """A scripted move the rules allow: it must be listed (unless a deal) and accepted."""
     assert session.snap is not None
     listed = move.get("type") != "deal"
     if listed and move_key(move) not in session.snap.move_keys:
-        raise Violation(Finding(clause, f"{where} the rules allow this move but legal_moves does not list it: {json.dumps(move)}", "listed", "missing"))
-    try:
-        session.apply(move, listed=listed)
-    except Violation as v:
-        if v.finding.clause.startswith("CONTRACT-MOVES-2") or v.finding.clause == clause:
-            raise Violation(Finding(clause, f"{where} {v.finding.message}", v.finding.expected, v.finding.got), v.trace) from None
-        raise
+        raise Violation(Finding(clause, f"{where} the rules allow this move but legal_moves does not list it",
+                                {"listed": move}, {"missing": move}))  # fmt: skip
+    if not session.apply(move, listed=listed):
+        raise Violation(Finding(clause, f"{where} the engine refused a move the rules allow here", {"accepted": move}, "refused"))
 
 
 def _expect(session: Session, expect: JSONObject, clause: str, where: str) -> None:
@@ -207,21 +289,22 @@ def _auto(session: Session, auto: JSONObject, clause: str, where: str) -> None:
     deals: Iterator[JSONObject] = iter(auto.get("deals", []))
     last = auto.get("policy", "first") == "last"
     ordered = session.props_cls.ordered_zones
+    seen = session.violations
     for _ in range(auto.get("max_steps", 5000)):
         snap = session.snap
         assert snap is not None
-        if matches(auto["until"], snap.raw, ordered):
-            return
+        if matches(auto["until"], snap.raw, ordered) or session.violations > seen:
+            return  # reached; or the engine left the script (recorded), so the fixture ends after this step
         if snap.phase == "deal":
             deal = next(deals, None)
             if deal is None:  # the rules say the target state comes within these deals
                 raise Violation(Finding(clause, f"{where} the game needed another deal before reaching the expected state", auto["until"], _pick(auto["until"], snap.raw)))
-            session.apply(deal)
-        elif snap.phase == "over":
+            _apply(session, deal, clause, where)
+        elif snap.phase == "over" or not snap.moves:
             break
         else:
             pick = max if last else min
-            session.apply(pick(snap.moves, key=move_key), listed=True)
+            _apply(session, pick(snap.moves, key=move_key), clause, where)
     snap = session.snap
     assert snap is not None
     if not matches(auto["until"], snap.raw, ordered):

@@ -1,22 +1,24 @@
-"""The smoke stage: is the adapter sane before any rule is judged?
+"""The smoke stage: can the engine be driven at all, before any rule is judged?
 
-A failure here means "the adapter is broken" (exit status 2, with what was
-sent and what came back), never "the rules are violated".  It is a short,
-fully scripted sequence:
+Only what makes an engine undrivable is "broken" here (exit status 2, with
+what was sent and what came back): ``hello`` declaring no games, ``new_game``
+refusing every declared setup, an accepted move answered with the old state
+(``stale_state``), and whatever the transport or the schemas reject.  It is a
+short, fully scripted sequence, run through a ``Session``:
 
 1. ``hello`` answers and declares games, among them this one;
 2. ``new_game`` (the setup of the game's first bundled fixture the engine
-   supports, else the first declared values) answers a schema-valid state in
-   phase ``deal`` with no legal moves, and an unknown move type is refused as
-   ``illegal_move``;
+   supports, else the first declared values), then an unknown move type, which
+   the contract says is ``illegal_move``;
 3. a known-good deal (the fixture's first ``deal``, else the smallest deal the
-   game's properties draw) is applied: once accepted, the returned state must
-   differ from the one before and equal what ``state`` returns (else
-   ``stale_state``);
-4. the first of ``legal_moves`` is applied, with the same two checks.
+   game's properties draw): once accepted, the returned state must differ from
+   the one before and equal what ``state`` returns;
+4. the first of ``legal_moves``, with the same two checks.
 
-A refused deal or move ends the smoke stage quietly: that is a rule question
-(a clause of the fixtures or properties judges it), not a broken adapter.
+What these steps show about the rules is a clause verdict, recorded like any
+other: a wrong first state (CONTRACT-SETUP-1, CONTRACT-PHASE-1), an unknown
+move answered ``bad_request`` (CONTRACT-ERROR-1) or accepted (the deal
+clause), a refused deal or listed move.
 """
 
 from __future__ import annotations
@@ -27,14 +29,20 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis import strategies as st
 
 from ruleproof.checked import CheckedEngine
-from ruleproof.engine import AdapterBroken, EngineError, IllegalMove, JSONObject, Move, State, Unsupported
+from ruleproof.engine import AdapterBroken, JSONObject, Move, State, Unsupported
+from ruleproof.findings import Setup
 from ruleproof.properties import properties_for
-from ruleproof.properties.machinery import Coverage, GameProperties, Setup, Snapshot, canonical
+from ruleproof.properties.machinery import GameProperties, Snapshot, canonical
 from ruleproof.scenarios import bundled, unsupported_reason
+from ruleproof.session import Ledger, Session, Sink
 
 
-def smoke(engine: CheckedEngine, game: str) -> dict[str, Any]:
-    """Run the smoke stage; the engine's ``hello`` entry for ``game``."""
+def smoke(engine: CheckedEngine, game: str, ledger: Ledger, sink: Sink) -> dict[str, Any]:
+    """Run the smoke stage; the engine's ``hello`` entry for ``game``.
+
+    Its exchanges go through a ``Session``, so what they show about the rules
+    (a wrong error kind, a wrong first state) is recorded as clause findings.
+    """
     hello = engine.hello()
     if not hello["games"]:
         raise AdapterBroken("hello", "hello declares no games", sent={"method": "hello"}, received=hello)
@@ -42,20 +50,26 @@ def smoke(engine: CheckedEngine, game: str) -> dict[str, Any]:
         raise Unsupported(f"the engine does not declare {game!r} in hello")
     declared = hello["games"][game]
     props_cls = properties_for(game)
+    refusals = []
     for setup, deal in _candidates(game, declared):
+        session = Session(engine, props_cls, ledger, sink)
         try:
-            before = _start(engine, setup)
-        except Unsupported:
+            before = session.start(setup)
+        except Unsupported as err:
+            refusals.append(err.message)
             continue
+        session.reject({"type": "no-such-move"}, props_cls.deal_clause)
+        if session.snap is not before:  # the engine took the unknown move (recorded): judge no further here
+            return declared
         if deal is None:
-            deal = _drawn_deal(props_cls, setup, before)
-        if deal is not None:
-            dealt = _accepts(engine, props_cls, before, deal, "a known-good deal")
-            moves = engine.legal_moves() if dealt is not None else []
-            if dealt is not None and moves:
-                _accepts(engine, props_cls, dealt, moves[0], "the first listed legal move")
+            deal = _drawn_deal(props_cls, setup, before.raw)
+        if deal is not None and _accepts(session, deal, "a known-good deal", listed=False):
+            assert session.snap is not None
+            if session.snap.moves:
+                _accepts(session, session.snap.moves[0], "the first listed legal move", listed=True)
         return declared
-    raise AdapterBroken("smoke", "new_game answered unsupported to every setup the engine declared", sent=_setup_json(_candidates(game, declared)[-1][0]))
+    raise AdapterBroken("smoke", f"new_game refused every setup the engine declared: {'; '.join(refusals)[:300]}",
+                        sent=_setup_json(_candidates(game, declared)[-1][0]))  # fmt: skip
 
 
 def _candidates(game: str, declared: JSONObject) -> list[tuple[Setup, Move | None]]:
@@ -75,50 +89,28 @@ def _setup_json(setup: Setup) -> JSONObject:
     return {"method": "new_game", "params": setup.to_json()}
 
 
-def _start(engine: CheckedEngine, setup: Setup) -> State:
-    """new_game answers a state in phase deal, no legal moves; an unknown move type is illegal."""
-    try:
-        state = engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
-    except Unsupported:
-        raise
-    except EngineError as err:
-        raise AdapterBroken("smoke", f"new_game with declared values was refused ({err.kind}): {err.message}", sent=_setup_json(setup)) from None
-    moves = engine.legal_moves()
-    if state.get("phase") != "deal" or moves:
-        raise AdapterBroken("smoke", "a new game must start in phase deal with no legal moves", sent=_setup_json(setup),
-                            received={"state": state, "legal_moves": moves})  # fmt: skip
-    bogus = {"type": "no-such-move"}
-    try:
-        engine.apply(bogus)
-    except IllegalMove:
-        pass
-    except EngineError as err:
-        raise AdapterBroken("smoke", f"an unknown move type must be answered illegal_move, got {err.kind}", sent={"method": "apply", "params": {"move": bogus}}) from None
-    else:
-        raise AdapterBroken("smoke", "an unknown move type was accepted", sent={"method": "apply", "params": {"move": bogus}})
-    return state
-
-
-def _accepts(engine: CheckedEngine, props_cls: type[GameProperties], before: State, move: Move, what: str) -> State | None:
+def _accepts(session: Session, move: Move, what: str, *, listed: bool) -> bool:
     """If the move is accepted, the answer is a new state and ``state`` agrees with it.
 
-    A refusal is left to the fixtures and properties: refusing a deal the rules
-    allow, or a move the engine listed itself, is a rule or contract clause
-    (BM-DEAL-1, CONTRACT-MOVES-2, ...) with its own verdict, not a broken pipe.
+    A refusal is left to the clauses: refusing a deal the rules allow, or a
+    move the engine listed itself, is recorded by the session (the game's deal
+    clause, CONTRACT-MOVES-2), not a broken pipe.
     """
+    before = session.snap
+    assert before is not None
+    if not session.apply(move, listed=listed):
+        return False
+    after = session.snap
+    assert after is not None
     sent = {"method": "apply", "params": {"move": move}}
-    try:
-        after = engine.apply(move)
-    except EngineError:
-        return None
-    ordered = props_cls.ordered_zones
-    if canonical(after, ordered) == canonical(before, ordered):
-        raise AdapterBroken("stale_state", f"{what} was accepted but apply returned the state from before it", sent=sent, received=after)
-    now = engine.state()
-    if canonical(now, ordered) != canonical(after, ordered):
+    ordered = session.props_cls.ordered_zones
+    if canonical(after.raw, ordered) == canonical(before.raw, ordered):
+        raise AdapterBroken("stale_state", f"{what} was accepted but apply returned the state from before it", sent=sent, received=after.raw)
+    now = session.engine.state()
+    if canonical(now, ordered) != canonical(after.raw, ordered):
         raise AdapterBroken("stale_state", f"after {what}, state returns something other than what apply returned",
-                            sent={**sent, "then": {"method": "state"}}, received={"apply": after, "state": now})  # fmt: skip
-    return after
+                            sent={**sent, "then": {"method": "state"}}, received={"apply": after.raw, "state": now})  # fmt: skip
+    return True
 
 
 class _Smallest:
@@ -133,7 +125,7 @@ class _Smallest:
 def _drawn_deal(props_cls: type[GameProperties], setup: Setup, state: State) -> Move | None:
     """With no fixture, the simplest deal the game's properties draw (None if they cannot)."""
     try:
-        props = props_cls(setup, Coverage())
+        props = props_cls(setup, Ledger())
         return props.deal(Snapshot(state, ()), _Smallest())  # type: ignore[arg-type]
     except Exception:  # a setup the properties cannot deal for: keep the checks above
         return None

@@ -11,7 +11,7 @@ from ruleproof import GAMES, schema
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import AdapterBroken
 from ruleproof.properties import available_games, properties_for
-from ruleproof.properties.machinery import Coverage
+from ruleproof.session import Ledger
 from ruleproof.reference import ReferenceEngine, rules_for
 from ruleproof.scenarios import Fixture, FixtureError, bundled, load_file, run_fixture
 
@@ -46,7 +46,9 @@ def test_a_wrong_expectation_fails_on_its_clause() -> None:
         "inline",
     )  # fmt: skip
     engine = CheckedEngine(ReferenceEngine([rules_for("black-maria")]))
-    result = run_fixture(fx, engine, properties_for("black-maria"), Coverage())
+    seen: list[str] = []
+    result = run_fixture(fx, engine, properties_for("black-maria"), Ledger(), lambda finding, _: seen.append(finding.clause))
+    assert seen == ["BM-DEAL-2"], "the sink gets the finding too"
     assert result.status == "fail" and result.finding is not None
     assert result.finding.clause == "BM-DEAL-2"
     assert result.finding.expected == {"phase": "deal", "dealer": 2}

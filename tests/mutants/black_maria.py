@@ -158,3 +158,22 @@ class FirstOverTargetWins(BlackMaria):
 class TieNotShared(BlackMaria):
     def winners(self, totals: tuple[int, ...], target: int) -> tuple[int, ...]:
         return super().winners(totals, target)[:1]
+
+
+@mutant("BM-INV-3", "legal_moves is right, but apply takes a revoke: a card off the led suit while holding it")
+class RevokeAcceptedOnApply(BlackMaria):
+    def legal_moves(self, state: BlackMariaState) -> list[dict[str, object]]:
+        self.listing = True
+        try:
+            return super().legal_moves(state)
+        finally:
+            self.listing = False
+
+    def playable(self, hand: Cards, trick: Cards) -> Cards:
+        return super().playable(hand, trick) if getattr(self, "listing", False) else hand
+
+
+@mutant("BM-INV-6", "the QS scores -13 for whoever takes it under standard scoring, so a total can go down")
+class QueenOfSpadesBonus(BlackMaria):
+    def card_points(self, card: str, scoring: str) -> int:
+        return -13 if card == "QS" and scoring == "standard" else super().card_points(card, scoring)

@@ -9,7 +9,9 @@ reference in a situation a random game reaches or a scripted deal can set up;
 from __future__ import annotations
 
 from ruleproof.notation import FOOL_WILD, fool_number
-from ruleproof.reference.fool import Fool, Hand, Seat
+from attrs import evolve
+
+from ruleproof.reference.fool import Fool, FoolState, Hand, Seat
 from tests.mutants import mutant
 
 
@@ -164,3 +166,33 @@ class TieWinnerLowestSeat(Fool):
     def winners(self, scores: tuple[int, ...]) -> tuple[Seat, ...]:
         return super().winners(scores)[:1]
 
+
+
+@mutant("FOOL-INV-4", "legal_moves is right, but apply takes an off-colour card from a player who holds the lead colour")
+class OffColourAccepted(Fool):
+    def legal_moves(self, state: FoolState) -> list[dict[str, object]]:
+        self.listing = True
+        try:
+            return super().legal_moves(state)
+        finally:
+            self.listing = False
+
+    def may_play(self, card: str, lead: str | None, must_follow: bool) -> bool:
+        return super().may_play(card, lead, must_follow) if getattr(self, "listing", False) else True
+
+
+@mutant("FOOL-INV-5", "the fools are the players of the last cards played, not of the worst ones")
+class LastPlayersAreFools(Fool):
+    def fools_of_trick(self, trick: tuple[str, ...], lead: str | None, discs: int) -> tuple[int, ...]:
+        return tuple(range(len(trick) - discs, len(trick)))
+
+
+@mutant("FOOL-INV-6", "a fool of the trick leads the next one instead of its winner")
+class FoolLeadsNext(Fool):
+    def finish_trick(self, state: FoolState, hands: tuple[Hand, ...], trick: tuple[str, ...],
+                     trick_seats: tuple[Seat, ...]) -> FoolState:  # fmt: skip
+        after = super().finish_trick(state, hands, trick, trick_seats)
+        if after.phase != "play" or not after.fools:
+            return after
+        fool = after.fools[0]
+        return evolve(after, leader=fool, to_act=fool)

@@ -163,3 +163,24 @@ class LadderSkipsTen(Idiot):
 class FirstOutEnds(Idiot):
     def game_over(self, players: int, out: tuple[int, ...]) -> bool:
         return len(out) >= 1
+
+
+@mutant("IDIOT-RANK-1", "suits count: a heart from the hand may go on any pile, whatever its rank")
+class HeartsGoAnywhere(Idiot):
+    def legal_moves(self, state: IdiotState) -> list[dict[str, object]]:
+        moves = super().legal_moves(state)
+        seat = state.to_act
+        if state.phase != "play" or state.pending is not None or seat is None or not state.discard or not self.hand_open(state, seat):
+            return moves
+        listed = {tuple(m["cards"]) for m in moves if m["type"] == "play"}
+        return moves + [{"type": "play", "cards": [c]} for c in sorted(set(state.hands[seat])) if c.endswith("H") and (c,) not in listed]
+
+    def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
+        return getattr(self, "heart", False) or super().may_play_on(card_rank, pile, options)
+
+    def play(self, state: IdiotState, seat: int, cards: Cards) -> IdiotState:
+        self.heart = len(cards) == 1 and cards[0].endswith("H") and cards[0] in state.hands[seat]
+        try:
+            return super().play(state, seat, cards)
+        finally:
+            self.heart = False

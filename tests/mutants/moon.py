@@ -230,3 +230,16 @@ class TieAtTargetEnds(Moon):
     def game_winners(self, scores: tuple[int, ...], target: int) -> tuple[Seat, ...]:
         top = max(scores)
         return tuple(seat for seat, s in enumerate(scores) if s == top) if top >= target else ()
+
+
+@mutant("MOON-INV-5", "legal_moves is right, but apply takes a tile that does not follow the led suit")
+class TileOffSuitAccepted(Moon):
+    def legal_moves(self, state: MoonState) -> list[dict[str, object]]:
+        self.listing = True
+        try:
+            return super().legal_moves(state)
+        finally:
+            self.listing = False
+
+    def playable(self, hand: tuple[Tile, ...], trick: tuple[Tile, ...], contract: Contract | None) -> tuple[Tile, ...]:
+        return super().playable(hand, trick, contract) if getattr(self, "listing", False) else hand

@@ -1,0 +1,355 @@
+"""Minimize a concrete counterexample by replaying smaller versions of it.
+
+Hypothesis shrinks the choices that produced a trace; this works on the trace
+itself, which is what a person reads.  It is delta debugging over the trace's
+grammar: a trace is games (each starts with ``new_game``), a game is rounds
+(each starts with an ``apply`` of a ``deal`` move) and a round is moves, with
+``reject`` events (illegal-move probes) anywhere.  Passes run in order of
+expected payoff, cheapest and largest first:
+
+1. drop whole earlier games;
+2. drop probes (all at once, then by halves);
+3. hoist the violating event to earlier points of its round (a probe that
+   must be refused usually must be refused right after the deal too);
+4. drop earlier rounds (whole deal-to-deal blocks), adjusting the first
+   dealer so that the seats that dealt keep dealing;
+5. smaller setups (fewer players, a smaller target), alone or with only the
+   violating round kept;
+6. ddmin over the remaining single moves and chunks of moves.
+
+A candidate is kept only when ``reproduces`` says it still shows the same
+failure; it then returns how many events lead up to the violation and the
+candidate is cut there.  The budget counts calls to ``reproduces``, never
+seconds, and nothing here is random: the same trace and the same engine give
+the same minimized trace.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Iterator, Sequence
+
+import orjson
+from attrs import evolve, frozen
+
+from ruleproof.findings import Event, Setup, Trace
+
+Reproduces = Callable[[Trace], "int | None"]
+Setups = Callable[[Setup], Sequence[Setup]]
+
+# A unit of deletion: the positions (ids, see _Work) of the events removed together.
+Unit = tuple[int, ...]
+
+
+@frozen
+class Minimized:
+    """The minimal trace found, how long the input was, and what it cost."""
+
+    trace: Trace
+    original: int  # events in the trace given to ``minimize``
+    replays: int  # calls made to ``reproduces``
+
+
+def minimize(
+    trace: Trace,
+    reproduces: Reproduces,
+    *,
+    budget: int,
+    setups: Setups | None = None,
+) -> Minimized:
+    """The smallest trace found within ``budget`` calls of ``reproduces``.
+
+    The input is replayed first: when it does not reproduce (a
+    nondeterministic engine), it comes back unchanged, since nothing smaller
+    could be trusted either.
+    """
+    work = _Work(trace, reproduces, budget)
+    if work.confirm():
+        while work.left() > 0:
+            before = work.size()
+            _drop_games(work)
+            _drop_probes(work)
+            _hoist_violation(work)
+            _drop_rounds(work)
+            if setups is not None:
+                _smaller_setups(work, setups)
+            _ddmin_moves(work)
+            if work.size() >= before:  # a full round of passes found nothing: a fixpoint
+                break
+    return Minimized(work.trace(), len(trace.events), work.replays)
+
+
+class _Work:
+    """The current trace as (id, event) pairs, and every replay made so far.
+
+    Ids are positions in the input trace (a substituted ``new_game`` keeps
+    its id), so a unit of deletion survives the cuts made by earlier passes.
+    """
+
+    def __init__(self, trace: Trace, reproduces: Reproduces, budget: int) -> None:
+        self.game = trace.game
+        self.finding = trace.finding
+        self.reproduces = reproduces
+        self.budget = budget
+        self.replays = 0
+        self.pairs: list[tuple[int, Event]] = list(enumerate(trace.events))
+        self.cache: dict[bytes, int | None] = {}
+
+    def trace(self) -> Trace:
+        return Trace(self.game, tuple(e for _, e in self.pairs), self.finding)
+
+    def size(self) -> tuple[int, int]:
+        """Events, then the setup's size: what every kept candidate makes smaller."""
+        return len(self.pairs), sum(_setup_weight(e) for _, e in self.pairs if e.kind == "new_game")
+
+    def left(self) -> int:
+        return self.budget - self.replays
+
+    def ids(self) -> set[int]:
+        return {i for i, _ in self.pairs}
+
+    def confirm(self) -> bool:
+        """Replay the input itself and cut it at its violation."""
+        return self.attempt(self.pairs, force=True)
+
+    def attempt(self, pairs: list[tuple[int, Event]], *, force: bool = False) -> bool:
+        """Replay a candidate; keep it (cut at the violation) when it reproduces and is smaller."""
+        if not pairs or pairs[0][1].kind != "new_game":
+            return False  # a trace starts with new_game (TraceError otherwise)
+        candidate = Trace(self.game, tuple(e for _, e in pairs), self.finding)
+        key = orjson.dumps(candidate.moves(), option=orjson.OPT_SORT_KEYS)
+        if key in self.cache:
+            upto = self.cache[key]
+        elif self.replays >= self.budget:
+            return False
+        else:
+            self.replays += 1
+            upto = self.reproduces(candidate)
+            self.cache[key] = upto
+        if upto is None or upto < 1:
+            return False
+        cut = pairs[: min(upto, len(pairs))]
+        if not force and _size(cut) >= self.size():
+            return False
+        self.pairs = cut
+        return True
+
+    def without(self, removed: Iterable[int]) -> list[tuple[int, Event]]:
+        gone = set(removed)
+        return [(i, e) for i, e in self.pairs if i not in gone]
+
+
+def _size(pairs: list[tuple[int, Event]]) -> tuple[int, int]:
+    return len(pairs), sum(_setup_weight(e) for _, e in pairs if e.kind == "new_game")
+
+
+def _setup_weight(event: Event) -> int:
+    """How big a setup is, to prefer fewer players and smaller numeric options."""
+    value = event.value
+    numbers = [v for v in (value.get("options") or {}).values() if isinstance(v, int) and not isinstance(v, bool)]
+    return int(value.get("players", 0)) * 1_000_000 + sum(numbers)
+
+
+# -- the trace's grammar -----------------------------------------------------------------
+
+
+def _is_deal(event: Event) -> bool:
+    return event.kind == "apply" and event.value.get("type") == "deal"
+
+
+def _games(pairs: list[tuple[int, Event]]) -> list[list[tuple[int, Event]]]:
+    """The pairs split into games, each starting at its new_game."""
+    games: list[list[tuple[int, Event]]] = []
+    for pair in pairs:
+        if pair[1].kind == "new_game" or not games:
+            games.append([])
+        games[-1].append(pair)
+    return games
+
+
+def _rounds(game: list[tuple[int, Event]]) -> list[list[tuple[int, Event]]]:
+    """A game's events from its first deal on, split into deal-to-deal blocks."""
+    rounds: list[list[tuple[int, Event]]] = []
+    for pair in game:
+        if _is_deal(pair[1]):
+            rounds.append([])
+        if rounds:
+            rounds[-1].append(pair)
+    return rounds
+
+
+def _last_id(work: _Work) -> int:
+    return work.pairs[-1][0]
+
+
+def _with_dealer(pairs: list[tuple[int, Event]], new_game_id: int, dealer: int) -> list[tuple[int, Event]]:
+    return [(i, Event("new_game", {**e.value, "dealer": dealer}) if i == new_game_id else e) for i, e in pairs]
+
+
+def _dealers(setup: dict, dropped: int) -> Iterator[int]:
+    """First dealers to try after dropping ``dropped`` rounds: the one who dealt the kept round first.
+
+    All four games pass the deal to the left (dealer + 1), so the round that
+    is kept is dealt by the same seat again only if the game starts there;
+    the other seats follow for engines that rotate otherwise.
+    """
+    n, dealer = int(setup.get("players", 1)), int(setup.get("dealer", 0))
+    order = [(dealer + dropped) % n, dealer, (dealer - dropped) % n] + list(range(n))
+    seen: set[int] = set()
+    for d in order:
+        if d not in seen:
+            seen.add(d)
+            yield d
+
+
+# -- passes ------------------------------------------------------------------------------
+
+
+def _drop_games(work: _Work) -> None:
+    """Drop every game but the violating one, else ddmin over the earlier games."""
+    games = _games(work.pairs)
+    if len(games) < 2:
+        return
+    earlier = [tuple(i for i, _ in g) for g in games[:-1]]
+    _ddmin(work, earlier)
+
+
+def _drop_probes(work: _Work) -> None:
+    """Drop probes (reject events) before the violation: all, then by halves."""
+    last = _last_id(work)
+    probes = [(i,) for i, e in work.pairs if e.kind == "reject" and i != last]
+    if probes:
+        _ddmin(work, probes)
+
+
+def _hoist_violation(work: _Work, tries: int = 4) -> None:
+    """Try the violating event earlier in its round: right after the deal first, then halfway."""
+    last_id, last = work.pairs[-1]
+    if last.kind == "new_game" or _is_deal(last):
+        return
+    game = _games(work.pairs)[-1]
+    rounds = _rounds(game)
+    start = work.pairs.index(rounds[-1][0]) + 1 if rounds else work.pairs.index(game[0]) + 1
+    end = len(work.pairs) - 1  # the violation's own position
+    lo = start
+    for _ in range(tries):
+        if lo >= end:
+            return
+        candidate = work.pairs[:lo] + [(last_id, last)]
+        if work.attempt(candidate):
+            return
+        lo = (lo + end + 1) // 2
+
+
+def _drop_rounds(work: _Work) -> None:
+    """Drop earlier rounds of each game: all of them at once (with each first dealer), then ddmin."""
+    for game in reversed(_games(work.pairs)):
+        if work.left() <= 0:
+            return
+        rounds = _rounds(game)
+        if len(rounds) < 2:
+            continue
+        new_game_id, setup = game[0][0], game[0][1].value
+        earlier = [tuple(i for i, _ in r) for r in rounds[:-1]]
+        dropped = work.without(i for unit in earlier for i in unit)
+        if any(work.attempt(_with_dealer(dropped, new_game_id, d)) for d in _dealers(setup, len(earlier))):
+            continue
+        _ddmin(work, earlier, _DealerShift(work, new_game_id))
+
+
+class _DealerShift:
+    """When ddmin drops the first k rounds of a game, start it with the dealer of the first round kept.
+
+    Dropping rounds further in cannot keep every later dealer (only the first
+    dealer is in the trace), so those candidates keep the dealer as it is.
+    """
+
+    def __init__(self, work: _Work, new_game_id: int) -> None:
+        self.work, self.new_game_id = work, new_game_id
+
+    def __call__(self, candidate: list[tuple[int, Event]], removed: list[Unit]) -> list[tuple[int, Event]]:
+        game = next(g for g in _games(self.work.pairs) if g[0][0] == self.new_game_id)
+        rounds = [tuple(i for i, _ in r) for r in _rounds(game)]
+        k = len(removed)
+        if rounds[:k] != removed:
+            return candidate
+        return _with_dealer(candidate, self.new_game_id, next(_dealers(game[0][1].value, k)))
+
+
+def _smaller_setups(work: _Work, setups: Setups, limit: int = 6) -> None:
+    """Substitute smaller setups into the violating game's new_game, alone or with only its last round."""
+    tried: set[bytes] = set()
+    progress = True
+    while progress and work.left() > 0:
+        progress = False
+        game = _games(work.pairs)[-1]
+        new_game_id, current = game[0]
+        try:
+            options = list(setups(Setup.from_json(current.value)))[:limit]
+        except ValueError:
+            return
+        for setup in options:
+            value = setup.to_json()
+            key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+            if key in tried:
+                continue
+            tried.add(key)
+            swapped = [(i, Event("new_game", value) if i == new_game_id else e) for i, e in work.pairs]
+            if work.attempt(swapped):
+                progress = True
+                break
+            rounds = _rounds(game)
+            if len(rounds) < 2:
+                continue
+            earlier = {i for r in rounds[:-1] for i, _ in r}
+            only_last = [(i, e) for i, e in swapped if i not in earlier]
+            if any(work.attempt(_with_dealer(only_last, new_game_id, d)) for d in _dealers(value, len(rounds) - 1)):
+                progress = True
+                break
+
+
+def _ddmin_moves(work: _Work) -> None:
+    """ddmin over single moves and probes: never a new_game, a deal or the violation itself."""
+    last = _last_id(work)
+    units = [(i,) for i, e in work.pairs if e.kind != "new_game" and not _is_deal(e) and i != last]
+    if units:
+        _ddmin(work, units)
+
+
+Adjust = Callable[[list[tuple[int, Event]], list[Unit]], list[tuple[int, Event]]]
+
+
+def _ddmin(work: _Work, units: list[Unit], adjust: Adjust | None = None) -> None:
+    """Zeller's ddmin over deletion units: remove all, then halves, quarters, ... down to single units.
+
+    Removing everything is tried first (the usual case for earlier games and
+    probes).  ``adjust`` rewrites a candidate given how many units it drops
+    (used to move the first dealer when leading rounds are dropped).
+    """
+
+    def attempt(removed: list[Unit]) -> bool:
+        candidate = work.without(i for unit in removed for i in unit)
+        if adjust is not None:
+            candidate = adjust(candidate, removed)
+        return work.attempt(candidate)
+
+    def alive(us: list[Unit]) -> list[Unit]:  # a success may cut the trace short: forget what is gone
+        ids = work.ids()
+        return [u for u in us if all(i in ids for i in u)]
+
+    if attempt(units):
+        return
+    chunks = 2
+    while len(units) >= 1 and work.left() > 0:
+        size = -(-len(units) // chunks)
+        parts = [units[k : k + size] for k in range(0, len(units), size)]
+        removed = next((p for p in parts if attempt(p)), None)
+        if removed is not None:
+            units = alive([u for u in units if u not in removed])
+            chunks = max(chunks - 1, 2)
+            continue
+        if size == 1:
+            return
+        chunks = min(chunks * 2, len(units))
+
+
+__all__ = ["Minimized", "minimize"]

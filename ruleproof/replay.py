@@ -1,0 +1,91 @@
+"""Replaying a trace against an engine, with every property checking it.
+
+The outcome tells four cases apart (``ReplayOutcome.status``): the recorded
+clause still fails (``same``), another clause fails (``other``), nothing fails
+(``fixed``), or the engine no longer lists or accepts a recorded move
+(``diverged``: expected after a fix, since the game goes elsewhere).  A move
+the engine does not list is never blamed on CONTRACT-MOVES-2.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from ruleproof.checked import CheckedEngine
+from ruleproof.engine import State, Unsupported
+from ruleproof.findings import Event, Finding, Setup, Trace
+from ruleproof.properties.machinery import CONTRACT_DETERMINISM, GameProperties, move_key
+from ruleproof.session import Ledger, Session
+
+
+@frozen
+class ReplayOutcome:
+    """What replaying a trace showed."""
+
+    found: tuple[tuple[int, Finding], ...]  # (trace step index, finding), in order
+    diverged: int | None  # the step where the engine no longer listed or accepted a recorded move
+    divergence: str
+    states: tuple[State, ...]  # the engine's state after each replayed step
+    check_errors: tuple[str, ...] = ()
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return tuple(f for _, f in self.found)
+
+    def first(self, clause: str) -> int | None:
+        """The index of the step where ``clause`` first failed, if it did."""
+        return next((i for i, f in self.found if f.clause == clause), None)
+
+    def status(self, clause: str | None) -> str:
+        if clause is not None and self.first(clause) is not None:
+            return "same"
+        if self.found:
+            return "other"
+        return "diverged" if self.diverged is not None else "fixed"
+
+
+def replay(trace: Trace, engine: CheckedEngine, props_cls: type[GameProperties], *, stop_at: str | None = None) -> ReplayOutcome:
+    """Re-run a trace with the properties; ``stop_at`` ends it once that clause has failed."""
+    found: list[tuple[int, Finding]] = []
+    index = [0]
+    session = Session(engine, props_cls, Ledger(), lambda finding, _: found.append((index[0], finding)))
+    states: list[State] = []
+    for i, event in enumerate(trace.events):
+        index[0] = i
+        why = _step(session, event)
+        if why:
+            return ReplayOutcome(tuple(found), i, why, tuple(states), _errors(session))
+        assert session.snap is not None
+        states.append(session.snap.raw)
+        if stop_at is not None and any(f.clause == stop_at for _, f in found):
+            break
+    else:
+        if trace.finding is not None and trace.finding.clause == CONTRACT_DETERMINISM and session.snap is not None:
+            session.replay_current_game()
+    return ReplayOutcome(tuple(found), None, "", tuple(states), _errors(session))
+
+
+def _step(session: Session, event: Event) -> str:
+    """Replay one event; a reason when the engine went another way (divergence), else ''."""
+    if event.kind == "new_game":
+        try:
+            session.start(Setup.from_json(event.value))
+        except Unsupported as err:
+            return f"the engine does not take this setup any more: {err.message}"
+        return ""
+    if session.snap is None:
+        return "no game is running"
+    if event.kind == "reject":
+        session.reject(event.value, event.clause or "CONTRACT-REJECT-1")
+        return ""
+    deal = event.value.get("type") == "deal"
+    if not deal and move_key(event.value) not in session.snap.move_keys:
+        return "the engine does not list this recorded move here"
+    if not session.apply(event.value, listed=not deal):
+        # a listed move refused is CONTRACT-MOVES-2 (recorded by the session); the game cannot follow the trace
+        return "the engine refused this recorded move"
+    return ""
+
+
+def _errors(session: Session) -> tuple[str, ...]:
+    return tuple(session.ledger.check_errors)

@@ -1,0 +1,252 @@
+"""Driving an engine through games while recording, never stopping, on a violation.
+
+A ``Session`` makes every call to the engine for one driver (the state
+machine, a fixture, a replay), keeps the trace of what was sent, shows each
+transition to the game's properties and checks the contract's own clauses
+(docs/rules/contract.md).  Record and continue: a violated clause is recorded
+in the ``Ledger`` and handed to the session's sink with the trace so far; the
+game goes on from the engine's own state, so clauses downstream of a
+deviation still get verdicts and invariants are judged at every step.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from attrs import define, field
+
+from ruleproof.checked import CheckedEngine
+from ruleproof.engine import BadRequest, IllegalMove, Move, State, Unsupported
+from ruleproof.findings import Event, Finding, Setup, Trace
+from ruleproof.properties.machinery import (
+    CONTRACT_ACCEPT,
+    CONTRACT_DETERMINISM,
+    CONTRACT_DISTINCT,
+    CONTRACT_ERROR,
+    CONTRACT_OVER,
+    CONTRACT_PHASE,
+    CONTRACT_REJECT,
+    CONTRACT_SETUP,
+    GameProperties,
+    Snapshot,
+    Step,
+    canonical,
+    move_key,
+    summary,
+)
+
+@define
+class Ledger:
+    """What the properties saw: hits per clause, findings not yet handed on, checks that crashed.
+
+    A clause is ``pass`` only if it was hit at least once and never violated.
+    """
+
+    hits: Counter[str] = field(factory=Counter)
+    pending: list[Finding] = field(factory=list)
+    check_errors: Counter[str] = field(factory=Counter)
+
+    def hit(self, clause: str, n: int = 1) -> None:
+        self.hits[clause] += n
+
+    def record(self, finding: Finding) -> None:
+        self.pending.append(finding)
+
+    def crashed(self, check: str, exc: BaseException) -> None:
+        """A check raised on a state it could not read: a kit bug, reported, never a verdict."""
+        where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        at = f" at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}" if where else ""
+        self.check_errors[f"{check}: {type(exc).__name__}: {exc}{at}"] += 1
+
+
+Sink = Callable[[Finding, "Session"], None]
+
+
+class Session:
+    """Drives one engine through games of one kind, checking and recording.
+
+    Every call goes through here: the trace it keeps is exactly what was sent,
+    so a finding can be replayed move for move.  ``sink(finding, session)`` is
+    called for every violation, right after the step that showed it.
+    """
+
+    def __init__(self, engine: CheckedEngine, props_cls: type[GameProperties], ledger: Ledger, sink: Sink) -> None:
+        self.engine = engine
+        self.props_cls = props_cls
+        self.ledger = ledger
+        self.sink = sink
+        self.events: list[Event] = []
+        self.props: GameProperties | None = None
+        self.snap: Snapshot | None = None
+        self._game_start = 0  # index in events of the current game's new_game
+        self._refused: set[int] = set()  # indexes of applied events the engine refused
+        self.violations = 0  # findings handed to the sink so far
+
+    # -- trace -----------------------------------------------------------------------
+    def trace(self, finding: Finding | None = None) -> Trace:
+        return Trace(self.props_cls.game, tuple(self.events), finding)
+
+    def _flush(self) -> None:
+        """Hand this step's findings to the sink (each with the trace up to this step)."""
+        pending, self.ledger.pending = self.ledger.pending, []
+        self.violations += len(pending)
+        for finding in pending:
+            self.sink(finding, self)
+
+    def _fail(self, clause: str, message: str, expected: Any = None, got: Any = None) -> None:
+        self.ledger.record(Finding(clause, message, expected, got))
+
+    # -- steps -----------------------------------------------------------------------
+    def snapshot(self, state: State) -> Snapshot:
+        snap = Snapshot(state, tuple(self.engine.legal_moves()))
+        self._check_contract(snap)
+        return snap
+
+    def start(self, setup: Setup) -> Snapshot:
+        """``new_game``; Unsupported propagates, a refused declared setup is CONTRACT-SETUP-1."""
+        self.events.append(Event("new_game", setup.to_json()))
+        self._game_start = len(self.events) - 1
+        try:
+            state = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
+        except Unsupported:
+            raise
+        except (BadRequest, IllegalMove) as err:
+            self._fail(CONTRACT_SETUP, f"new_game refused a setup the engine declared in hello ({err.kind}): {err.message}",
+                       "a state in phase deal", err.kind)  # fmt: skip
+            self._flush()
+            raise Unsupported(f"refused a declared setup: {err.message}") from None
+        self.props = self.props_cls(setup, self.ledger)
+        self.snap = self.snapshot(state)
+        self._check_setup(setup, self.snap)
+        self.props.guarded("start", self.props.start, self.snap)
+        self._flush()
+        return self.snap
+
+    def apply(self, move: Move, *, listed: bool = False) -> bool:
+        """Apply a move that must be accepted (a deal, or a listed legal move); False if refused."""
+        assert self.snap is not None and self.props is not None
+        before = self.snap
+        self.events.append(Event("apply", move))
+        try:
+            state = self.engine.apply(move)
+        except (IllegalMove, BadRequest) as err:
+            self._refused.add(len(self.events) - 1)
+            self._refusal(move, listed, err)
+            self._flush()
+            return False
+        if listed:
+            self.ledger.hit(CONTRACT_ACCEPT)
+        self._moved(before, move, state)
+        return True
+
+    def _refusal(self, move: Move, listed: bool, err: IllegalMove | BadRequest) -> None:
+        if listed:
+            what, clause = "a move it listed as legal", CONTRACT_ACCEPT
+        else:  # a deal the rules allow: the game's deal clause decides
+            what, clause = "a deal the rules allow", self.props_cls.deal_clause
+        self._fail(clause, f"the engine refused {what} ({err.kind}): {err.message}", {"accepted": move}, err.kind)
+
+    def _moved(self, before: Snapshot, move: Move, state: State) -> None:
+        """The engine accepted ``move``: its state is the truth from here on."""
+        assert self.props is not None
+        after = self.snapshot(state)
+        self.snap = after
+        self.props.observe(Step(before, move, after))
+        self._flush()
+
+    def reject(self, move: Move, clause: str) -> None:
+        """Send a move the rules forbid; require illegal_move and an unchanged state."""
+        assert self.snap is not None and self.props is not None
+        before = self.snap
+        self.events.append(Event("reject", move, clause))
+        try:
+            state = self.engine.apply(move)
+        except IllegalMove:
+            self.ledger.hit(clause)
+            self.ledger.hit(CONTRACT_ERROR)
+        except BadRequest as err:
+            self._fail(CONTRACT_ERROR, f"a well-formed move that breaks {clause} was answered bad_request ({err.message}); "
+                       "the contract says illegal_move", "illegal_move", "bad_request")  # fmt: skip
+        else:
+            self._fail(clause, f"the engine accepted a move that breaks {clause}", {"rejected": move}, {"accepted": move})
+            self._moved(before, move, state)  # judged like any transition: invariants still hold or fail
+            return
+        self._unchanged(before)
+        self.props.guarded("after_rejection", self.props.after_rejection, before, move, clause)
+        self._flush()
+
+    def _unchanged(self, before: Snapshot) -> None:
+        now = self.engine.state()
+        ordered = self.props_cls.ordered_zones
+        self.ledger.hit(CONTRACT_REJECT)
+        if canonical(now, ordered) != canonical(before.raw, ordered):
+            self._fail(CONTRACT_REJECT, "the state changed after a rejected move", summary(before.raw), summary(now))
+            self.snap = self.snapshot(now)  # go on from where the engine says it is
+
+    def moves_in_game(self) -> int:
+        """How many moves the current game has seen (applied or rejected)."""
+        return len(self.events) - self._game_start - 1
+
+    def replay_current_game(self) -> None:
+        """CONTRACT-DET-1: the same setup and moves must give the same state.
+
+        The replay ends with the engine where the first run was, so the
+        session can go on; a difference is recorded, and play continues from
+        the state the replay produced.
+        """
+        assert self.snap is not None
+        setup = Setup.from_json(self.events[self._game_start].value)
+        final = canonical(self.snap.raw, self.props_cls.ordered_zones)
+        state = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
+        for i in range(self._game_start + 1, len(self.events)):
+            e = self.events[i]
+            try:
+                state = self.engine.apply(e.value)
+            except (IllegalMove, BadRequest) as err:
+                # a probe is meant to be refused, and so is a move refused the first time
+                if e.kind == "apply" and i not in self._refused:
+                    self._fail(CONTRACT_DETERMINISM, f"replaying the same moves, a move accepted the first time was refused: {err.message}",
+                               {"accepted": e.value}, err.kind)  # fmt: skip
+        self.ledger.hit(CONTRACT_DETERMINISM)
+        again = canonical(state, self.props_cls.ordered_zones)
+        if again != final:
+            self._fail(CONTRACT_DETERMINISM, "replaying the same setup and moves gave a different state", summary(final), summary(again))
+            self.snap = self.snapshot(state)
+        self._flush()
+
+    def after_over(self, move: Move) -> None:
+        """CONTRACT-OVER-1: after ``over`` any move is rejected and changes nothing."""
+        self.reject(move, CONTRACT_OVER)
+
+    # -- contract checks ------------------------------------------------------------------
+    def _check_setup(self, setup: Setup, snap: Snapshot) -> None:
+        s = snap.raw
+        got = {k: s.get(k) for k in ("game", "players", "dealer", "phase", "round")}
+        want = {"game": setup.game, "players": setup.players, "dealer": setup.dealer, "phase": "deal", "round": 0}
+        self.ledger.hit(CONTRACT_SETUP)
+        if got != want:
+            self._fail(CONTRACT_SETUP, "new_game must return the setup in phase deal, round 0", want, got)
+        echoed = {k: s["options"].get(k) for k in setup.options}
+        if echoed != setup.options:
+            self._fail(CONTRACT_SETUP, "the state's options must echo the options sent", setup.options, echoed)
+
+    def _check_contract(self, snap: Snapshot) -> None:
+        idle = snap.phase in ("deal", "over")
+        self.ledger.hit(CONTRACT_PHASE)
+        seen = {"to_act": snap.to_act, "moves": len(snap.moves)}
+        if idle and (snap.to_act is not None or snap.moves):
+            self._fail(CONTRACT_PHASE, f"in phase {snap.phase!r} nobody acts and legal_moves is []", {"to_act": None, "moves": 0}, seen)
+        if not idle and (snap.to_act is None or not snap.moves):
+            self._fail(CONTRACT_PHASE, f"in phase {snap.phase!r} a seat must act and have at least one legal move",
+                       {"to_act": "a seat", "moves": "at least 1"}, seen)  # fmt: skip
+        if snap.moves:
+            self.ledger.hit(CONTRACT_DISTINCT)
+            if len(snap.move_keys) != len(snap.moves):
+                dupes = [m for m, n in Counter(move_key(m) for m in snap.moves).items() if n > 1]
+                self._fail(CONTRACT_DISTINCT, "legal_moves lists a move more than once", "each move once",
+                           {"listed more than once": [orjson.loads(d) for d in dupes][:3]})  # fmt: skip
+

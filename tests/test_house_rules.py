@@ -1,0 +1,83 @@
+"""Engines with several house rules at once are judged on every clause in one ci run.
+
+The runner records each violation and lets the game go on from the engine's
+own state, so: every deviation is reported, an invariant broken after an
+earlier failure still fails, and (nearly) nothing stays untested.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleproof.checked import CheckedEngine
+from ruleproof.report import GameReport
+from ruleproof.runner import PROFILES, certify_game
+from tests.house_rules import black_maria, idiot
+
+
+def certify(engine: object, game: str) -> GameReport:
+    return certify_game(CheckedEngine(engine), game, PROFILES["ci"])  # type: ignore[arg-type]
+
+
+# one xdist worker certifies the Black Maria engine once for all the tests that read its report
+BM = pytest.mark.xdist_group("house-rules-black-maria")
+
+
+@pytest.fixture(scope="module")
+def black_maria_report() -> GameReport:
+    return certify(black_maria.engine(), "black-maria")
+
+
+# The three house rules and what follows from each, clause by clause:
+BLACK_MARIA_FAILS = {
+    "BM-LEAD-1",  # the 2C holder leads
+    "BM-SCORE-4", "BM-INV-5", "BM-INV-6",  # a moon shot scores -26: the round sums to -26, a total falls
+    "BM-INV-7",  # ... so a game can outlast ceil(target*n/T) rounds
+    "BM-PASS-1",  # ["AD", "AD", "AD"] is accepted
+    "BM-INV-1",  # ... and the receiver holds three ADs: conservation
+    "CONTRACT-MOVES-1", "BM-FOLLOW-1", "BM-LEAD-2",  # a hand with three ADs lists "play AD" three times
+    "CONTRACT-PHASE-1",  # hands of unequal size: a seat to act with no card left
+}  # fmt: skip
+
+
+@BM
+def test_black_maria_house_rules_fail_exactly_their_clauses(black_maria_report: GameReport) -> None:
+    r = black_maria_report
+    failed = {c for c, s in r.clauses.items() if s == "fail"}
+    assert failed == BLACK_MARIA_FAILS
+    assert all(f.confirmed for f in r.failures), [f.finding.clause for f in r.failures if not f.confirmed]
+    assert r.broken is None and not r.check_errors
+
+
+@BM
+def test_an_invariant_broken_after_an_earlier_failure_still_fails(black_maria_report: GameReport) -> None:
+    # the duplicated pass is first BM-PASS-1; the 54 cards it leaves must still fail conservation
+    first = {f.finding.clause: f.seconds for f in black_maria_report.failures}
+    assert first["BM-PASS-1"] <= first["BM-INV-1"]
+    conservation = black_maria_report.failure("BM-INV-1")
+    assert conservation is not None and conservation.violations > 1, "an invariant is never switched off"
+    # and one step can fail several clauses: the moon shot fails SCORE-4, INV-5 and INV-6 together
+    moon = {c: black_maria_report.failure(c) for c in ("BM-SCORE-4", "BM-INV-5", "BM-INV-6")}
+    assert all(f is not None for f in moon.values())
+
+
+@BM
+def test_nothing_applicable_stays_untested(black_maria_report: GameReport) -> None:
+    untested = [c for c, s in black_maria_report.clauses.items() if s == "untested"]
+    assert len(untested) <= 2, untested
+
+
+@BM
+def test_probing_keeps_its_share_on_a_failing_engine(black_maria_report: GameReport) -> None:
+    stats = black_maria_report.stats
+    assert stats["probes"] >= stats["steps"] // 16, stats  # about 1 step in 8 probes, failures or not
+
+
+def test_idiot_house_rules_are_each_caught_in_one_run() -> None:
+    r = certify(idiot.engine(), "idiot")
+    failed = {c for c, s in r.clauses.items() if s == "fail"}
+    # an 8 skips and a Q reverses (turn order); on a 9 the 2, the 10 and the higher ranks are missing
+    assert {"IDIOT-INV-7", "IDIOT-TWO-1", "IDIOT-BURN-10", "IDIOT-PLAY-2"} <= failed
+    untested = [c for c, s in r.clauses.items() if s == "untested"]
+    assert len(untested) <= 2, untested
+    assert r.broken is None and not r.check_errors

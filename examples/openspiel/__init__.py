@@ -1,0 +1,1 @@
+"""OpenSpiel's Hearts certified as Black Maria (see hearts.py)."""

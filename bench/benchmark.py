@@ -9,9 +9,19 @@ For each game that has both reference rules and properties it prints:
     one hit of CONTRACT-PHASE-1);
 (c) the same over the subprocess transport (``ruleproof serve --game GAME``);
     and the ratio (c)/(b);
-(d) the bare round trip of one ``state`` call, in process and over the pipe.
+(d) the bare round trip of one ``state`` call, in process and over the pipe;
+(e) a bare Hypothesis ``RuleBasedStateMachine`` that draws one ``st.data()``
+    integer per step, run in the same process with the same examples and
+    steps, and the ratio (b)/(e): the kit's overhead per step;
+(f) whole certifications at the profile: every reference game (fixtures and
+    properties, as ``ruleproof certify`` runs them) and the house-rules
+    engines of tests/house_rules/, with the ratio of a failing engine's time
+    to the passing reference's.
 
     python bench/benchmark.py [--games black-maria moon] [--seconds 5] [--profile ci]
+
+Timings are measurements to read, never assertions: every budget that decides
+a result counts examples, steps or replays.
 """
 
 from __future__ import annotations
@@ -22,12 +32,18 @@ import sys
 import time
 from typing import Any
 
+from pathlib import Path
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
+
 from ruleproof import GAMES
 from ruleproof.checked import CheckedEngine
 from ruleproof.properties import available_games, properties_for
 from ruleproof.properties.machinery import Setup
 from ruleproof.reference import RULES, ReferenceEngine, all_rules
-from ruleproof.runner import PROFILES, certify_game
+from ruleproof.runner import PROFILES, certify_game, hypothesis_settings
 from ruleproof.smoke import _drawn_deal
 from ruleproof.transport.subprocess import SubprocessEngine
 
@@ -109,8 +125,49 @@ def machine_rate(game: str, engine: Any, profile: str) -> tuple[float, int, floa
     seconds = time.perf_counter() - started
     if report.broken is not None:
         raise SystemExit(f"{game}: {report.broken}")
-    steps = report.hits.get("CONTRACT-PHASE-1", 0)
+    steps = int(report.stats["steps"])
     return steps / seconds, steps, seconds
+
+
+def bare_rate(game: str, profile: str) -> float:
+    """Steps/s of a bare RuleBasedStateMachine drawing one st.data() integer per step, same budget."""
+    count = [0]
+
+    class Bare(RuleBasedStateMachine):
+        @rule(data=st.data())
+        def step(self, data: st.DataObject) -> None:
+            count[0] += 1
+            data.draw(st.integers(0, 7))
+
+    profile_ = PROFILES[profile]
+    steps = max(10, int(profile_.steps * properties_for(game).step_scale))  # as the runner's exploration
+    started = time.perf_counter()
+    run_state_machine_as_test(Bare, settings=settings(hypothesis_settings(profile_), stateful_step_count=steps))
+    return count[0] / (time.perf_counter() - started)
+
+
+def certification_seconds(game: str, engine: Any, profile: str) -> tuple[float, str]:
+    """A whole certification of one game (smoke, fixtures, properties, minimization): (seconds, verdict)."""
+    started = time.perf_counter()
+    report = certify_game(CheckedEngine(engine), game, PROFILES[profile])
+    return time.perf_counter() - started, report.verdict
+
+
+def certifications(games: list[str], profile: str) -> None:
+    """(f): the reference games in full, and each house-rules engine against its game's reference."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.house_rules import black_maria, idiot
+
+    print(f"\nwhole certifications at {profile}:")
+    passing: dict[str, float] = {}
+    for game in games:
+        passing[game], verdict = certification_seconds(game, ReferenceEngine(), profile)
+        print(f"  reference {game:<12} {passing[game]:6.1f} s  {verdict}")
+    print(f"  all reference games      {sum(passing.values()):6.1f} s")
+    for game, module in (("black-maria", black_maria), ("idiot", idiot)):
+        if game in passing:
+            seconds, verdict = certification_seconds(game, module.engine(), profile)
+            print(f"  house rules {game:<10} {seconds:6.1f} s  {verdict}: {seconds / passing[game]:.2f} x the reference")
 
 
 def round_trip(engine: Any, game: str, n: int = 3000) -> float:
@@ -130,11 +187,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="time spent on random playouts per game (default 5)")
     parser.add_argument("--profile", choices=sorted(PROFILES), default="ci", help="state-machine profile (default ci)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-certify", action="store_true", help="skip (f), the whole certifications")
     args = parser.parse_args(argv)
     games = args.games or games_that_exist()
     rng = random.Random(args.seed)
     print(f"python {sys.version.split()[0]}, profile {args.profile}, {args.seconds}s of playouts per game")
-    header = f"{'game':<12} {'games/s':>8} {'moves/s':>9} {'steps/s in':>11} {'steps/s pipe':>13} {'ratio':>6} {'steps':>6} {'µs/call in':>11} {'µs/call pipe':>13}"
+    header = (f"{'game':<12} {'games/s':>8} {'moves/s':>9} {'steps/s in':>11} {'steps/s pipe':>13} {'ratio':>6} {'steps':>6}"
+              f" {'µs/call in':>11} {'µs/call pipe':>13} {'bare steps/s':>13} {'kit/bare':>9}")  # fmt: skip
     print(header)
     for game in games:
         gps, mps, cut = playouts(game, args.seconds, rng)
@@ -145,10 +204,14 @@ def main(argv: list[str] | None = None) -> int:
         us_in = round_trip(ReferenceEngine(), game)
         with SubprocessEngine(serve, timeout=30) as engine:
             us_pipe = round_trip(engine, game)
+        bare = bare_rate(game, args.profile)
         note = f"  ({cut} playouts cut at {MAX_MOVES} moves)" if cut else ""
         if steps_pipe != steps:
             note += f"  (steps differ: {steps} in process, {steps_pipe} over the pipe)"
-        print(f"{game:<12} {gps:>8.1f} {mps:>9.0f} {inproc:>11.0f} {piped:>13.0f} {piped / inproc:>6.2f} {steps:>6} {us_in:>11.1f} {us_pipe:>13.1f}{note}", flush=True)
+        print(f"{game:<12} {gps:>8.1f} {mps:>9.0f} {inproc:>11.0f} {piped:>13.0f} {piped / inproc:>6.2f} {steps:>6}"
+              f" {us_in:>11.1f} {us_pipe:>13.1f} {bare:>13.0f} {inproc / bare:>9.2f}{note}", flush=True)  # fmt: skip
+    if not args.no_certify:
+        certifications(games, args.profile)
     return 0
 
 

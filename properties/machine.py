@@ -1,16 +1,22 @@
-"""The Hypothesis state machine that drives any engine through whole games.
+"""The Hypothesis exploration that drives any engine through whole games.
 
-It draws the setup (player count, options the engine declares, dealer) and
-every deal, plays legal moves chosen by index into the engine's own list
-(never filtered), and one step in ``ILLEGAL_ODDS`` sends a move the rules
-forbid, whatever failed before.  After ``over`` it checks that nothing more is
-accepted, replays the game for determinism and starts the next game.
+Each Hypothesis example draws a setup (player count, options the engine
+declares, dealer), then runs a fixed number of steps.  A step draws one small
+tuple: whether to send a move the rules forbid (one step in ``ILLEGAL_ODDS``)
+and which move to play, by index into the engine's own list (never
+filtered); deals are drawn whole.  After ``over`` it checks that nothing more
+is accepted, replays the game for determinism and starts the next game.
 
 Violations never stop it (record and continue): the session records them and
 the game goes on from the engine's own state.  Only an engine that can no
 longer be driven (``AdapterBroken``), a requested stop or ``stop_after``
-halts the exploration: every later call of the machine is then a no-op, so
-Hypothesis's closing replay of the halting example touches no engine.
+halts the exploration: every later call is then a no-op, so Hypothesis's
+closing replay of the halting example touches no engine.
+
+Every integer the exploration draws lies in 0..99 (``ruleproof.draws``):
+Hypothesis replaces some draws by integer literals of "local" modules, but
+never by one below 100, so the same seed explores the same games however and
+from wherever ruleproof was installed.
 """
 
 from __future__ import annotations
@@ -19,10 +25,10 @@ from collections.abc import Callable
 from typing import Any
 
 from attrs import define, field
-from hypothesis import reject
+from hypothesis import reject, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
+from ruleproof import draws
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import AdapterBroken, Unsupported
 from ruleproof.findings import Setup
@@ -33,6 +39,14 @@ from ruleproof.session import Ledger, Session, Sink
 ILLEGAL_ODDS = 8
 # a state whose moves the engine refused this many times in a row ends the game (nothing more to learn)
 MAX_REFUSALS = 3
+# one draw per step, every value below 100: (kind and the pick's high digits, two more digits of the pick)
+STEP = st.tuples(st.integers(0, 12 * ILLEGAL_ODDS - 1), st.integers(0, 99), st.integers(0, 99))
+
+
+def draw_step(data: st.DataObject) -> tuple[bool, int]:
+    """One step's choice: whether to probe with a forbidden move, and a pick for ``choose``."""
+    kind, mid, low = data.draw(STEP, label="step")
+    return kind % ILLEGAL_ODDS == ILLEGAL_ODDS - 1, ((kind // ILLEGAL_ODDS) * 100 + mid) * 100 + low
 
 
 class Halted(Exception):
@@ -60,92 +74,79 @@ class Exploration:
         return Halted()
 
 
-def build_machine(run: Exploration) -> type[RuleBasedStateMachine]:
-    """A state machine class bound to one exploration."""
+def explore(run: Exploration, steps: int, config: settings, seed: int | None = None) -> None:
+    """One exploration: ``config.max_examples`` examples of ``steps`` steps each (``seed``: ``--seed``)."""
     setups = run.props_cls.setups(run.declared)
 
-    class GameMachine(RuleBasedStateMachine):
-        def __init__(self) -> None:
-            super().__init__()
-            self.session = Session(run.engine, run.props_cls, run.ledger, run.sink)
-            self.refusals = 0
-
-        @initialize(setup=setups)
-        def new_game(self, setup: Setup) -> None:
-            if run.halted:
-                return
-            run.stats["examples"] += 1
-            self._guard(lambda: self._start(setup))
-
-        @rule(data=st.data())
-        def step(self, data: st.DataObject) -> None:
-            if run.halted or self.session.snap is None:
+    def example(data: st.DataObject) -> None:
+        if run.halted:
+            return
+        run.stats["examples"] += 1
+        walker = Walker(run, setups, data)
+        walker.guard(walker.first_game)
+        for _ in range(steps):
+            if run.halted or walker.session.snap is None:
                 return
             run.stats["steps"] += 1
-            self._guard(lambda: _Step(self, data).run())
+            probe, pick = draw_step(data)
+            walker.guard(lambda: walker.step(probe, pick))
+        walker.guard(walker.teardown)
 
-        def teardown(self) -> None:
-            # CONTRACT-DET-1 also for a game the example left unfinished (Idiot games may never end)
-            session = self.session
-            if not run.halted and session.snap is not None and session.snap.phase != "over" and session.moves_in_game() > 0:
-                self._guard(session.replay_current_game)
-
-        def _start(self, setup: Setup) -> None:
-            self.refusals = 0
-            try:
-                self.session.start(setup)
-            except Unsupported as err:
-                run.on_skip(setup, err.message)
-                self.session.snap = None
-                reject()
-            run.stats["games"] += 1
-
-        def _guard(self, fn: Callable[[], None]) -> None:
-            if run.should_stop():
-                raise run.halt()
-            try:
-                fn()
-            except AdapterBroken as broken:
-                raise run.halt(broken) from None
-
-    GameMachine.__name__ = GameMachine.__qualname__ = f"{run.props_cls.__name__}Machine"
-    GameMachine.setups = setups  # type: ignore[attr-defined]
-    GameMachine.run = run  # type: ignore[attr-defined]
-    return GameMachine
+    draws.explore(example, config, seed)
 
 
-class _Step:
-    """One step of the machine: a probe, a deal, a legal move, or the next game."""
+class Walker:
+    """One example's walk through games: a session, the steps, the next game."""
 
-    def __init__(self, machine: Any, data: st.DataObject) -> None:
-        self.machine, self.data = machine, data
-        self.session: Session = machine.session
-        self.exploration: Exploration = machine.run
+    def __init__(self, run: Exploration, setups: st.SearchStrategy[Setup], data: st.DataObject) -> None:
+        self.run, self.setups, self.data = run, setups, data
+        self.session = Session(run.engine, run.props_cls, run.ledger, run.sink)
+        self.refusals = 0
 
-    def run(self) -> None:
-        session, data = self.session, self.data
+    def guard(self, fn: Callable[[], None]) -> None:
+        if self.run.should_stop():
+            raise self.run.halt()
+        try:
+            fn()
+        except AdapterBroken as broken:
+            raise self.run.halt(broken) from None
+
+    def first_game(self) -> None:
+        self._start(self.data.draw(self.setups, label="setup"))
+
+    def _start(self, setup: Setup) -> None:
+        self.refusals = 0
+        try:
+            self.session.start(setup)
+        except Unsupported as err:
+            self.run.on_skip(setup, err.message)
+            self.session.snap = None
+            reject()
+        self.run.stats["games"] += 1
+
+    def step(self, probe: bool, pick: int) -> None:
+        """A probe, a deal, a legal move, or the next game."""
+        session = self.session
         snap, props = session.snap, session.props
         assert snap is not None and props is not None
-        if snap.phase == "over":
-            self._next_game()
-        elif self.machine.refusals >= MAX_REFUSALS or (snap.phase != "deal" and not snap.moves):
-            self._next_game()  # nothing the engine will take here (already recorded): a fresh game
-        elif data.draw(st.integers(0, ILLEGAL_ODDS - 1), label="kind") == ILLEGAL_ODDS - 1 and (
-            bad := props.guarded("illegal_moves", props.illegal_moves, snap)
-        ):
-            move, clause = bad[data.draw(st.integers(0, len(bad) - 1), label="illegal")]
-            self.exploration.stats["probes"] += 1
+        if snap.phase == "over" or self.refusals >= MAX_REFUSALS or (snap.phase != "deal" and not snap.moves):
+            self._next_game()  # over; or nothing the engine will take here (already recorded)
+        elif probe and (bad := props.guarded("illegal_moves", props.illegal_moves, snap)):
+            move, clause = bad[pick % len(bad)]
+            self.run.stats["probes"] += 1
             session.reject(move, clause)
+        elif snap.phase == "deal":
+            self._play(props.guarded("deal", props.deal, snap, self.data), listed=False)
         else:
-            deal = snap.phase == "deal"
-            move = props.guarded("deal" if deal else "choose", props.deal if deal else props.choose, snap, data)
-            if move is None:  # the properties could not read this state (reported): a fresh game
-                self._next_game()
-            else:
-                self._accepted(session.apply(move, listed=not deal))
+            self._play(props.guarded("choose", props.choose, snap, pick, self.data), listed=True)
 
-    def _accepted(self, ok: bool) -> None:
-        self.machine.refusals = 0 if ok else self.machine.refusals + 1
+    def _play(self, move: Any, *, listed: bool) -> None:
+        if move is None:  # the properties could not read this state (reported): a fresh game
+            self._next_game()
+        elif self.session.apply(move, listed=listed):
+            self.refusals = 0
+        else:
+            self.refusals += 1
 
     def _next_game(self) -> None:
         session = self.session
@@ -156,4 +157,10 @@ class _Step:
                 session.after_over(last)
         if session.moves_in_game() > 0:
             session.replay_current_game()
-        self.machine._start(self.data.draw(self.machine.setups, label="next setup"))
+        self._start(self.data.draw(self.setups, label="next setup"))
+
+    def teardown(self) -> None:
+        """CONTRACT-DET-1 also for a game the example left unfinished (Idiot games may never end)."""
+        snap = self.session.snap
+        if snap is not None and snap.phase != "over" and self.session.moves_in_game() > 0:
+            self.session.replay_current_game()

@@ -115,8 +115,13 @@ class Snapshot:
         return self.raw["zones"].keys()
 
     @functools.cached_property
+    def keyed(self) -> dict[bytes, Move]:
+        """The legal moves by their comparison key (computed once per snapshot)."""
+        return {move_key(m): m for m in self.moves}
+
+    @functools.cached_property
     def move_keys(self) -> frozenset[bytes]:
-        return frozenset(move_key(m) for m in self.moves)
+        return frozenset(self.keyed)
 
     def all_cards(self) -> Counter[str]:
         """Every card in every zone, as a multiset."""
@@ -193,6 +198,9 @@ class GameProperties:
     # clauses no behaviour can break on their own (a definition others apply, "no guaranteed
     # termination"): reported `covered` when reached, never `pass`
     covered_only: ClassVar[frozenset[str]] = frozenset()
+    # clause -> the situations that tell its readings apart (e.g. MOON-SCORE-1: made exactly, made
+    # with overtricks, failed); a clause that passes without reaching them all is `partial`
+    situations: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def __init__(self, setup: Setup, ledger: Ledger) -> None:
         self.setup = setup
@@ -212,6 +220,10 @@ class GameProperties:
         self.ledger.hit(clause)
         if not ok:
             self.fail(clause, message, expected, got)
+
+    def situation(self, clause: str, name: str) -> None:
+        """Count ``clause`` as judged in the situation ``name`` (declared in ``situations``)."""
+        self.ledger.situation(clause, name)
 
     def guarded(self, name: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Run one check so that a crash on a strange state never stops the others (it is reported)."""
@@ -238,9 +250,11 @@ class GameProperties:
         """Draw a complete deal for the current state (phase ``deal``)."""
         raise NotImplementedError
 
-    def choose(self, snap: Snapshot, data: st.DataObject) -> Move:
-        """Pick a legal move by index (override to steer towards progress)."""
-        return snap.moves[data.draw(st.integers(0, len(snap.moves) - 1), label="move")]
+    def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> Move:
+        """Pick a legal move: ``pick`` is a drawn integer far larger than any move list, so
+        ``pick % n`` is an index and ``pick // n`` is left for further choices (override to steer
+        towards progress; ``data`` is there for the rarer extra draws)."""
+        return snap.moves[pick % len(snap.moves)]
 
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[Move, str]]:
         """Well-formed moves the rules forbid here, each with the clause it breaks."""

@@ -3,8 +3,10 @@
 ``GameReport`` is filled by the runner and read by the certificate, the
 terminal report and the pytest plugin.  A clause's status is one of
 ``STATUSES``; ``pass`` means exercised and never violated, ``untested`` that
-nothing reached it (never shown as passed), ``covered`` that it was reached
-but no behaviour can break it on its own (a definition other clauses apply).
+nothing reached it (never shown as passed), ``partial`` that it was exercised
+and never violated but not in every situation it names (``missing`` says
+which), ``covered`` that it was reached but no behaviour can break it on its
+own (a definition other clauses apply).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from attrs import define, field, frozen
 from ruleproof.engine import AdapterBroken, JSONObject, State
 from ruleproof.findings import Finding, Trace
 
-STATUSES = ("pass", "fail", "untested", "skipped", "covered", "xfail", "xpass")
+STATUSES = ("pass", "partial", "fail", "untested", "skipped", "covered", "xfail", "xpass")
 # xfail: failed and listed in --expect; xpass: listed but passed (the list is out of date: an unexpected result)
 UNEXPECTED = frozenset({"fail", "xpass"})
 
@@ -87,6 +89,7 @@ class GameReport:
     skipped: list[str] = field(factory=list)  # setups or fixtures skipped, and why
     fixtures: dict[str, str] = field(factory=dict)  # fixture id -> status
     hits: dict[str, int] = field(factory=dict)
+    situations: dict[str, dict[str, int]] = field(factory=dict)  # clause -> situation -> times judged (0: missing)
     stats: dict[str, Any] = field(factory=dict)  # examples, steps, probes, calls, replays
     check_errors: list[str] = field(factory=list)  # a check that crashed on a state (a kit bug)
     seconds: float = 0.0
@@ -103,6 +106,10 @@ class GameReport:
         if unexpected or (self.baseline is not None and self.baseline.regressions):
             return "fail"
         return "pass"
+
+    def missing(self, clause: str) -> list[str]:
+        """The situations of ``clause`` no run reached."""
+        return [name for name, n in self.situations.get(clause, {}).items() if n == 0]
 
     def failure(self, clause: str) -> Failure | None:
         return next((f for f in self.failures if f.finding.clause == clause), None)

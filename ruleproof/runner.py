@@ -20,16 +20,14 @@ from typing import Any, Sequence
 
 from attrs import define, field, frozen
 from hypothesis import HealthCheck, Phase, Verbosity, settings
-from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Unsatisfiable
-from hypothesis.stateful import run_state_machine_as_test
 
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import AdapterBroken
 from ruleproof.findings import Finding, Setup, Trace
 from ruleproof.minimize import minimize
 from ruleproof.properties import properties_for
-from ruleproof.properties.machine import Exploration, build_machine
+from ruleproof.properties.machine import Exploration, explore
 from ruleproof.properties.machinery import GameProperties
 from ruleproof.replay import ReplayOutcome, replay
 from ruleproof.report import Failure, GameReport, Stopped
@@ -80,10 +78,9 @@ class FindingStore:
             self.first[finding.clause] = (finding, session.trace(finding), self.source, time.perf_counter() - self.started)
 
 
-def hypothesis_settings(profile: Profile, props_cls: type[GameProperties]) -> settings:
+def hypothesis_settings(profile: Profile) -> settings:
     return settings(
         max_examples=profile.max_examples,
-        stateful_step_count=max(10, int(profile.steps * props_cls.step_scale)),
         derandomize=profile.derandomize,
         deadline=None,
         database=None,
@@ -139,6 +136,8 @@ def certify_game(
     if report.broken is not None or report.interrupted:
         _keep_unminimized(store, report)  # the verdicts so far stand, with their traces as recorded
     report.hits = dict(ledger.hits)
+    report.situations = {clause: {name: ledger.situations.get(clause, {}).get(name, 0) for name in names}
+                         for clause, names in props_cls.situations.items()}  # fmt: skip
     report.check_errors = [f"{what} (x{n})" for what, n in ledger.check_errors.items()]
     report.stats["calls"] = engine.calls - calls0
     report.clauses = verdicts(props_cls, declared, ledger, report)
@@ -173,15 +172,13 @@ def _explore(engine: CheckedEngine, props_cls: type[GameProperties], declared: d
         return stopping.is_set() or (stop_after is not None and stop_after in store.first)
 
     run = Exploration(engine, props_cls, declared, ledger, store.sink, skip, should_stop)
-    machine = build_machine(run)
     if seed is None and not profile.derandomize:
         seed = random.SystemRandom().randrange(2**32)  # recorded, so the run can be repeated with --seed
-    if seed is not None:
-        machine = hypothesis_seed(seed)(machine)
     report.stats["seed"] = seed
-    progress(props_cls.game, f"exploring ({profile.name}: {profile.max_examples} examples x {profile.steps} steps)")
+    steps = max(10, int(profile.steps * props_cls.step_scale))
+    progress(props_cls.game, f"exploring ({profile.name}: {profile.max_examples} examples x {steps} steps)")
     try:
-        run_state_machine_as_test(machine, settings=hypothesis_settings(profile, props_cls))
+        explore(run, steps, hypothesis_settings(profile), seed)
     except Unsatisfiable:
         report.skipped.append("every setup drawn was refused as unsupported")
     except KeyboardInterrupt:
@@ -262,10 +259,16 @@ def verdicts(props_cls: type[GameProperties], declared: dict[str, Any], ledger: 
         elif clause in skipped:
             out[clause] = "skipped"
         elif ledger.hits.get(clause, 0) > 0:
-            out[clause] = "covered" if clause in props_cls.covered_only else "pass"
+            out[clause] = "covered" if clause in props_cls.covered_only else _passed(props_cls, ledger, clause)
         else:
             out[clause] = "untested"
     return out
+
+
+def _passed(props_cls: type[GameProperties], ledger: Ledger, clause: str) -> str:
+    """``pass`` once every situation the clause names was judged; ``partial`` before that."""
+    seen = ledger.situations.get(clause, {})
+    return "partial" if any(not seen.get(name) for name in props_cls.situations.get(clause, ())) else "pass"
 
 
 def _skipped_by_options(props_cls: type[GameProperties], declared: dict[str, Any]) -> set[str]:

@@ -49,9 +49,15 @@ class Ledger:
     hits: Counter[str] = field(factory=Counter)
     pending: list[Finding] = field(factory=list)
     check_errors: Counter[str] = field(factory=Counter)
+    situations: dict[str, Counter[str]] = field(factory=dict)  # clause -> situation -> times judged
 
     def hit(self, clause: str, n: int = 1) -> None:
         self.hits[clause] += n
+
+    def situation(self, clause: str, name: str) -> None:
+        """``clause`` was judged in the situation ``name`` (one of the readings it names)."""
+        self.hits[clause] += 1
+        self.situations.setdefault(clause, Counter())[name] += 1
 
     def record(self, finding: Finding) -> None:
         self.pending.append(finding)

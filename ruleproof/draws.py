@@ -1,0 +1,85 @@
+"""Draws whose examples do not depend on how, or from where, ruleproof was imported.
+
+Hypothesis sometimes (5% of integer draws) returns a "local constant" instead
+of a random value: an integer literal found in the source of any module it
+considers local, that is, not under site-packages.  Which modules those are
+depends on the install (an editable install makes ruleproof's own modules
+local, a wheel does not) and on what has been imported so far, so the same
+seed drew different examples in an editable and a wheel install, and in the
+second of two runs in one process.  Literals in (-100, 100) are never
+collected (``hypothesis.internal.constants_ast``), so a draw whose every
+possible value lies in that range can never be replaced: it depends only on
+the seed.
+
+This module keeps every integer draw in that range, with Hypothesis's public
+API only:
+
+- ``index(n)`` replaces ``st.integers(0, n - 1)`` (a legal move among 286
+  Black Maria passes, say) by base-100 digits drawn one by one;
+- ``permutation(items)`` replaces ``st.permutations`` (whose draws reach the
+  deck size: 156 cards in three-deck Idiot);
+- ``explore(example, ...)`` replaces ``run_state_machine_as_test``: a
+  ``RuleBasedStateMachine`` draws an integer in 0..254 per example to pick
+  which rules to enable (swarm testing), which local constants can replace;
+  ``@given(st.data())`` with a plain step loop makes no such draw.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence, TypeVar
+
+from hypothesis import given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+T = TypeVar("T")
+BASE = 100  # Hypothesis collects no integer literal in (-BASE, BASE)
+
+
+def index(n: int) -> st.SearchStrategy[int]:
+    """An integer in ``range(n)``, like ``st.integers(0, n - 1)``, each choice in ``range(100)``.
+
+    Up to 100 it is exactly ``st.integers(0, n - 1)``; beyond, the high digits
+    are drawn first, so it still shrinks towards 0.
+    """
+    if n < 1:
+        raise ValueError(f"index({n}): need at least one choice")
+    if n <= BASE:
+        return st.integers(0, n - 1)
+    return _digits(n)
+
+
+@st.composite
+def _digits(draw: st.DrawFn, n: int) -> int:
+    high = draw(index((n - 1) // BASE + 1))
+    return high * BASE + draw(st.integers(0, min(BASE, n - high * BASE) - 1))
+
+
+@st.composite
+def permutation(draw: st.DrawFn, items: Sequence[T]) -> list[T]:
+    """The items in a drawn order (a Fisher-Yates shuffle by ``index``); shrinks towards the given order."""
+    out = list(items)
+    for i in range(len(out) - 1):
+        j = i + draw(index(len(out) - i))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def explore(example: Callable[[st.DataObject], None], config: settings, seed: int | None = None) -> None:
+    """Run ``example(data)`` once per Hypothesis example under ``config`` (``seed``: ``hypothesis.seed``).
+
+    The caller's step loop goes in ``example``; with ``derandomize=True`` the
+    examples are a function of this module's source only, as the same test
+    function is used for every game and every install.
+    """
+
+    @given(st.data())
+    def test(data: st.DataObject) -> None:
+        example(data)
+
+    if seed is not None:  # derandomize would win over the seed (issue 12, probe 11)
+        config = settings(config, derandomize=False)
+    run = config(test)
+    if seed is not None:
+        run = hypothesis_seed(seed)(run)
+    run()

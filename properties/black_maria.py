@@ -17,7 +17,10 @@ from typing import Any, ClassVar, Sequence
 
 from hypothesis import strategies as st
 
+from ruleproof import draws
+
 from ruleproof.notation import RANKS, STANDARD_DECK, rank_index, suit
+from ruleproof.setup_probes import judge_start
 from ruleproof.properties.machinery import (
     CONTRACT_CLAUSES,
     CheckRegistry,
@@ -52,6 +55,7 @@ VALUED = frozenset(card for table in POINTS.values() for card in table)  # cards
 SCORE_CLAUSE = {"standard": "BM-SCORE-1", "spades": "BM-SCORE-2", "spot": "BM-SCORE-3"}
 DEFAULT_TARGET = {"standard": 100, "spades": 100, "spot": 500}  # BM-END-1
 
+PACK = Counter(STANDARD_DECK)  # BM-INV-1: each card once
 checks = CheckRegistry()
 
 
@@ -74,6 +78,15 @@ class BlackMariaProperties(GameProperties):
     checks: ClassVar[CheckRegistry] = checks
     ordered_zones = frozenset({"trick"})
     option_clauses = {("scoring", "spades"): ("BM-SCORE-2",), ("scoring", "spot"): ("BM-SCORE-3",)}
+    # the readings each clause tells apart: `>=` against `>` shows only on a total exactly at the
+    # target; "ties share the win" only on a tie for the lowest total (docs/rules/black-maria.md)
+    situations = {
+        "BM-END-1": ("continues", "ends-above-target", "ends-at-target"),
+        "BM-END-2": ("unique-lowest", "tie-for-lowest"),
+    }
+    # whole games to a target of 100 take some 5 rounds of ~60 steps even when one seat takes most
+    # penalty cards (choose): an engine that only plays to 100 still gets its game end judged
+    step_scale: ClassVar[float] = 1.5
 
     def __init__(self, setup: Setup, ledger: Any) -> None:
         super().__init__(setup, ledger)
@@ -85,6 +98,7 @@ class BlackMariaProperties(GameProperties):
         # an option left out of new_game takes the document's default (protocol.md §2)
         self.scheme: str = setup.options.get("scoring", "standard")
         self.target: int = setup.options.get("target", DEFAULT_TARGET[self.scheme])
+        self.victim: int | None = None  # the seat this game steers penalty cards to (choose); -1: none
 
     # -- what to draw ------------------------------------------------------------------
     @classmethod
@@ -108,9 +122,24 @@ class BlackMariaProperties(GameProperties):
         return setup()
 
     def deal(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
-        cards = data.draw(st.permutations(deck_for(self.n)), label="deal")
+        cards = data.draw(draws.shuffled(deck_for(self.n)), label="deal")
         size = hand_size(self.n)
         return {"type": "deal", "hands": [list(cards[i * size : (i + 1) * size]) for i in range(self.n)]}
+
+    def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> dict[str, Any]:
+        """Two games in three steer the penalty cards to one seat (drawn per game), so that a game
+        reaches a target of 100 in a few rounds and the other seats often tie for the lowest total;
+        the rest play at random."""
+        moves = snap.moves
+        n = len(moves)
+        if self.victim is None:
+            self.victim = (pick // n) % (self.n + self.n // 2) if self.n else -1
+            self.victim = self.victim if self.victim < self.n else -1
+        if snap.phase == "play" and self.victim >= 0 and (pick // n) % 8:
+            card = steer_card(self, snap)
+            if card is not None:
+                return play(card)
+        return moves[pick % n]
 
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
         n, phase = self.n, snap.phase
@@ -149,8 +178,36 @@ class BlackMariaProperties(GameProperties):
 
     # -- state checks ------------------------------------------------------------------
     def start(self, snap: Snapshot) -> None:
+        judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         conservation(self, snap)
         self.expect("BM-SETUP-1", snap.players in (3, 4), "Black Maria is for 3 or 4 players", "3 or 4", snap.players)
+
+
+def steer_card(props: BlackMariaProperties, snap: Snapshot) -> str | None:
+    """The card that helps the victim seat take the penalty cards: it leads and plays high, the others
+    lead and follow low and, when void (or safely under the victim), throw their penalty cards."""
+    seat, victim = snap.to_act, props.victim
+    cards = [m["card"] for m in snap.moves if m.get("type") == "play"]
+    if seat is None or not cards:
+        return None
+    values = POINTS[props.scheme]
+    trick = snap.zone("trick")
+    if seat == victim:  # win the trick if it can; when void, keep penalty cards for its own tricks
+        return max(cards, key=lambda c: (-values.get(c, 0), rank_index(c)))
+    if not trick:
+        return min(cards, key=lambda c: (values.get(c, 0), rank_index(c)))
+    led = suit(trick[0])
+    seats = list(snap.get("trick_seats") or [])
+    best = max((c for c in trick if suit(c) == led), key=rank_index)
+    victim_leads = len(seats) == len(trick) and seats[trick.index(best)] == victim
+    victim_to_come = len(seats) == len(trick) and victim not in seats
+    if suit(cards[0]) != led:  # void: throw penalty cards where the victim will (or may) take them
+        dump = victim_leads or victim_to_come
+        return max(cards, key=lambda c: (values.get(c, 0) if dump else -values.get(c, 0), rank_index(c)))
+    under = [c for c in cards if rank_index(c) < rank_index(best)]
+    if victim_leads and under:  # stay under the victim's card, the most penalty first
+        return max(under, key=lambda c: (values.get(c, 0), rank_index(c)))
+    return min(cards, key=rank_index)
 
 
 def target_strategy(declared: Any, scoring: str) -> st.SearchStrategy[int]:
@@ -174,9 +231,9 @@ def conservation(props: BlackMariaProperties, snap: Snapshot) -> None:
     """BM-INV-1 / BM-DEAL-1: every card exactly once; the 2C only in `removed` at 3 players."""
     n = props.n
     everything = snap.all_cards()
-    props.expect("BM-INV-1", everything == Counter(STANDARD_DECK),
-                  "the zones must hold each of the 52 cards exactly once",
-                  "52 distinct cards", _diff(everything, Counter(STANDARD_DECK)))  # fmt: skip
+    ok = everything == PACK  # the difference is worked out only for a message, never on every step
+    props.expect("BM-INV-1", ok, "the zones must hold each of the 52 cards exactly once",
+                 "52 distinct cards", None if ok else _diff(everything, PACK))  # fmt: skip
     if n == 3:
         outside = [z for z in snap.zone_names() if z != "removed" and "2C" in snap.zone(z)]
         props.expect("BM-DEAL-1", snap.zone("removed") == ["2C"] and not outside,
@@ -379,6 +436,7 @@ def round_end(props: BlackMariaProperties, step: Step) -> None:
     props.expect("BM-END-1", after.options.get("target") == target,
                  "the target is the one set, or 500 under spot and 100 otherwise", target, after.options.get("target"))  # fmt: skip
     ended = max(after.scores) >= target
+    props.situation("BM-END-1", "ends-at-target" if max(after.scores) == target else "ends-above-target" if ended else "continues")
     props.expect("BM-END-1", (after.phase == "over") == ended,
                  f"the game ends after a round iff some total reaches the target {target}",
                  "over" if ended else "deal", after.phase)  # fmt: skip
@@ -387,6 +445,7 @@ def round_end(props: BlackMariaProperties, step: Step) -> None:
         winners = [s for s in range(n) if after.scores[s] == low]
         got = sorted((after.get("result") or {}).get("winners") or [])
         props.expect("BM-END-2", got == winners, "the lowest total wins; ties share the win", winners, got)
+        props.situation("BM-END-2", "tie-for-lowest" if len(winners) > 1 else "unique-lowest")
     bound = math.ceil(target * n / ROUND_TOTAL[scheme])
     props.expect("BM-INV-7", after.get("round", 0) <= bound,
                  f"a game ends within ceil(target*n/T) = {bound} rounds", bound, after.get("round"))  # fmt: skip

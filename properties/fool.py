@@ -28,7 +28,10 @@ from typing import Any, ClassVar, Sequence
 
 from hypothesis import strategies as st
 
+from ruleproof import draws
+
 from ruleproof.notation import FOOL_BOX_MAX, FOOL_BOX_WILDS, FOOL_COLOURS, FOOL_WILD, fool_box, fool_colour, fool_number
+from ruleproof.setup_probes import judge_start
 from ruleproof.properties.machinery import (
     CONTRACT_CLAUSES,
     CheckRegistry,
@@ -204,17 +207,18 @@ class FoolProperties(GameProperties):
         return setup()
 
     def deal(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
-        cards = data.draw(st.permutations(self.deck), label="deal")
+        cards = data.draw(draws.shuffled(self.deck), label="deal")
         h = self.h
         return {"type": "deal", "hands": [list(cards[i * h : (i + 1) * h]) for i in range(self.n)]}
 
-    def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
-        # by index into the engine's list; now and then the 1 when listed, to reach ties of 1s
-        if data.draw(st.integers(0, 3), label="prefer 1") == 0:
-            for i, m in enumerate(snap.moves):
+    def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> dict[str, Any]:
+        # by index into the engine's list; now and then (1 in 4) the 1 when listed, to reach ties of 1s
+        n = len(snap.moves)
+        if (pick // n) % 4 == 0:
+            for m in snap.moves:
                 if m.get("card") == FOOL_WILD:
-                    return snap.moves[i]
-        return snap.moves[data.draw(st.integers(0, len(snap.moves) - 1), label="move")]
+                    return m
+        return snap.moves[pick % n]
 
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
         n, h = self.n, self.h
@@ -258,6 +262,7 @@ class FoolProperties(GameProperties):
 
     # -- checks on the state right after new_game --------------------------------------------
     def start(self, snap: Snapshot) -> None:
+        judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         self.expect("FOOL-SETUP-1", 4 <= snap.players <= 8, "Fool is for 4 to 8 players", "4..8", snap.players)
         conservation(self, snap)
         n = self.n

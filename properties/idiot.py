@@ -26,7 +26,10 @@ from typing import Any, ClassVar, Sequence
 
 from hypothesis import strategies as st
 
+from ruleproof import draws
+
 from ruleproof.notation import STANDARD_DECK
+from ruleproof.setup_probes import judge_start
 from ruleproof.properties.machinery import (
     CONTRACT_CLAUSES,
     CheckRegistry,
@@ -96,6 +99,20 @@ def burn_kind(pile: list[str], opts: dict[str, Any]) -> str | None:
     if r == "6":
         return "IDIOT-BURN-6S" if run >= opts["six_burn"] else None
     return "IDIOT-BURN-4KIND" if run >= 4 else None
+
+
+def run_past_twos(pile: list[str]) -> int:
+    """The cards of the top card's rank on top of the pile, counting through 2s (IDIOT-BURN-4KIND's
+    misreading: 9 9 2 9 9 is a run of two, not four)."""
+    if not pile or rk(pile[-1]) == "2":
+        return 0
+    r, n = rk(pile[-1]), 0
+    for c in reversed(pile):
+        if rk(c) == r:
+            n += 1
+        elif rk(c) != "2":
+            break
+    return n
 
 
 def burn_clause_for(r: str) -> str:
@@ -365,11 +382,18 @@ class IdiotProperties(GameProperties):
     ordered_zones = frozenset({"discard", "draw"})
     option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {}
     step_scale: ClassVar[float] = 1.5
+    # the readings of "four or more of one rank on top": a count of the cards of one play, of the
+    # run across plays, of exactly four, or of the rank anywhere near the top (docs/rules/idiot.md)
+    situations: ClassVar[dict[str, tuple[str, ...]]] = {
+        "IDIOT-BURN-4KIND": ("one-play", "across-plays", "five-or-more", "run-broken"),
+    }
 
     def __init__(self, setup: Setup, ledger: Any) -> None:
         super().__init__(setup, ledger)
         self.n = setup.players
-        self.decks = setup.options["decks"]
+        # an option left out of new_game takes the contract's default (the kit's setup probes do that)
+        self.decks = setup.options.get("decks", max(math.ceil(self.n / 3), math.ceil(9 * self.n / 52)))
+        self.pool = pool(self.decks)  # IDIOT-INV-1's multiset, built once per game
         self.declines = 0  # declines in a row at the current ladder rank
         self.stubborn = False  # this game's opening policy (decline whenever allowed)
         self.style: int | None = None  # best of how many drawn moves
@@ -438,7 +462,7 @@ class IdiotProperties(GameProperties):
         return setup()
 
     def deal(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
-        cards = list(data.draw(st.permutations(sorted(pool(self.decks).elements())), label="deal"))
+        cards = list(data.draw(draws.shuffled(sorted(pool(self.decks).elements())), label="deal"))
         return self._deal_of(cards)
 
     def _deal_of(self, cards: list[str]) -> dict[str, Any]:
@@ -446,7 +470,7 @@ class IdiotProperties(GameProperties):
         rows = [[cards[3 * (k * n + s) : 3 * (k * n + s) + 3] for s in range(n)] for k in range(3)]
         return {"type": "deal", "face_down": rows[0], "face_up": rows[1], "hand": rows[2], "draw": cards[9 * n :]}
 
-    def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+    def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> dict[str, Any]:
         """Index into the engine's moves; best of k draws by a cheap progress score (plays of low ranks and
         of several cards first, voluntary pickups last), k drawn once per game; some games decline every
         opening they can, to climb the ladder (IDIOT-OPEN-1/-3)."""
@@ -458,9 +482,10 @@ class IdiotProperties(GameProperties):
             j = next((k for k, m in enumerate(moves) if m.get("type") == "decline"), None)
             if j is not None:
                 return moves[j]
-        picks = [data.draw(st.integers(0, len(moves) - 1), label="move") for _ in range(self.style)]
-        if self.style == 1 and moves[picks[0]].get("type") == "pickup" and len(moves) > 1:
-            picks = [data.draw(st.integers(0, len(moves) - 1), label="again")]
+        n = len(moves)
+        picks = [(pick // n**j) % n for j in range(self.style)]  # style indices from one drawn integer
+        if self.style == 1 and moves[picks[0]].get("type") == "pickup" and n > 1:
+            picks = [(pick // n) % n]
         return moves[min(picks, key=lambda i: progress_score(moves[i]))]
 
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
@@ -550,6 +575,7 @@ class IdiotProperties(GameProperties):
 
     # -- checks on the first state -------------------------------------------------------
     def start(self, snap: Snapshot) -> None:
+        judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         n = snap.players
         self.expect("IDIOT-SETUP-1", n >= 2, "Idiot needs at least 2 players", ">= 2", n)
         want = pool(self.decks)
@@ -571,18 +597,23 @@ def _cards(c: Counter[str]) -> list[str]:
 def conservation(props: IdiotProperties, step: Step) -> None:
     """IDIOT-INV-1: all zones together are D decks; the burn pile only grows."""
     got = props.view(step.after).total
-    want = pool(props.decks)
-    props.expect("IDIOT-INV-1", got == want, f"every zone together must hold exactly {props.decks} deck(s)",
-                 52 * props.decks, _diff(got, want))  # fmt: skip
+    want = props.pool
+    ok = got == want  # the difference is worked out only for a message: never on the hot path
+    props.expect("IDIOT-INV-1", ok, f"every zone together must hold exactly {props.decks} deck(s)",
+                 52 * props.decks, None if ok else _diff(got, want))  # fmt: skip
     b0, b1 = Counter(step.before.zone("burned")), Counter(step.after.zone("burned"))
-    props.expect("IDIOT-INV-1", b0 <= b1, "the burn pile only grows (burned cards are out of play for good)",
-                 "a superset of the burned cards", _diff(b1, b0))  # fmt: skip
+    grew = b0 <= b1
+    props.expect("IDIOT-INV-1", grew, "the burn pile only grows (burned cards are out of play for good)",
+                 "a superset of the burned cards", None if grew else _diff(b1, b0))  # fmt: skip
 
 
 @checks("IDIOT-DEAL-1", "IDIOT-DEAL-2", "IDIOT-INV-2", "IDIOT-SWAP-1")
 def deal_and_swap(props: IdiotProperties, step: Step) -> None:
     """The deal lands as sent (3/3/3 and the draw pile); swaps exchange one hand and one face-up card."""
     before, after, n = step.before, step.after, props.n
+    rnd = before.get("round", 0) + (step.kind == "deal")  # protocol.md: `round` counts the deals made so far
+    props.expect("IDIOT-DEAL-1", after.get("round") == rnd, "`round` counts the deals: 0 before the deal, 1 from it on",
+                 rnd, after.get("round"))  # fmt: skip
     if step.kind == "deal":
         m = step.move
         got = {z: [sorted(after.zone(f"{z}/{s}")) for s in range(n)] for z in ("face_down", "face_up", "hand")}
@@ -805,6 +836,12 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
     # 3. the pile: burn or not
     burned_now = bool(v1.burned - v0.burned)
     if t in ("play", "play_blind") and not failed_blind:
+        landed = v0.pile + cards  # the pile before any burn
+        if burn == "IDIOT-BURN-4KIND":
+            run = top_run(landed)
+            props.situation(burn, "five-or-more" if run >= 5 else "one-play" if len(cards) >= 4 else "across-plays")
+        elif not burn and r not in ("2", "6", "T") and top_run(landed) < 4 <= run_past_twos(landed):
+            props.situation("IDIOT-BURN-4KIND", "run-broken")
         if burn:
             props.expect(burn, burned_now and not v1.pile and v1.burned == burned,
                          {"IDIOT-BURN-10": "a 10 burns the whole pile, itself included",
@@ -888,7 +925,7 @@ def legal_moves(props: IdiotProperties, step: Step) -> None:
         return
     v = props.view(after)
     req, opt = legal_set(v)
-    listed = {move_key(m): m for m in after.moves}
+    listed = after.keyed
     extra: dict[str, list[Any]] = {}
     for k, m in listed.items():
         if k not in req and k not in opt:
@@ -924,7 +961,8 @@ def _suits_ignored(props: IdiotProperties, v: View, listed: dict[bytes, Any],
         return rk(cards[0]) if m.get("type") == "play" and len(cards) == 1 else None
 
     held = set(v.hand[v.seat]) if v.seat is not None else set()
-    singles = {c: move_key(play([c])) in listed for c in held}
+    one_card = {m["cards"][0] for m in listed.values() if m.get("type") == "play" and len(m.get("cards") or []) == 1}
+    singles = {c: c in one_card for c in held}
     listed_ranks = {rk(c) for c, ok in singles.items() if ok}
     unlisted_ranks = {rk(c) for c, ok in singles.items() if not ok}
     split = [m for m in missing.get("IDIOT-PLAY-2", []) if rank_of(m) in listed_ranks]

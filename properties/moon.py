@@ -24,7 +24,10 @@ from typing import Any, ClassVar, Sequence
 
 from hypothesis import strategies as st
 
+from ruleproof import draws
+
 from ruleproof.notation import MOON_TILES, tile_ends
+from ruleproof.setup_probes import judge_start
 from ruleproof.properties.machinery import (
     CONTRACT_CLAUSES,
     CheckRegistry,
@@ -199,6 +202,39 @@ def trump(s: Any) -> dict[str, Any]:
     return {"type": "trump", "suit": s}
 
 
+# How a hand is played (drawn once per hand): tiles at random; the declarer taking every trick it
+# can (overtricks); the declarer taking tricks until its bid is made, then none (made exactly);
+# the opponents taking every trick they can (failed).
+STEER_FREE, STEER_OVER, STEER_EXACT, STEER_FAIL = STEERS = (0, 1, 2, 3)
+
+
+def power(t: str, trick: Sequence[str], contract: Any) -> int:
+    """How hard a tile fights for the trick (higher wins): trumps, then the led suit, then the rest."""
+    if is_trump(t, contract):
+        return 100 + trump_rank(t, contract)
+    s = led_suit(trick[0], contract) if trick else tile_ends(t)[0]
+    return 10 + suit_rank(t, s) if s != "T" and follows(t, s, contract) else 0
+
+
+def steer_play(props: MoonProperties, snap: Snapshot, pick: int) -> dict[str, Any] | None:
+    """A play that leaves the trick, so far, with the side this hand's policy wants to win it."""
+    d, policy = props.declarer, props.steer
+    if policy in (None, STEER_FREE) or d is None:
+        return None
+    want_d = policy == STEER_OVER or (policy == STEER_EXACT and props.tricks[d] < props.bid)
+    seat, contract = snap.to_act, props.contract
+    trick = snap.zone("trick")
+    seats = list(snap.get("trick_seats") or [])
+    tiles = [m["tile"] for m in snap.moves if m.get("type") == "play"]
+    if not tiles or seat is None or len(seats) != len(trick):
+        return None
+    good = [t for t in tiles if ((seats + [seat])[trick_winner(trick + [t], contract)] == d) == want_d]
+    mine = (seat == d) == want_d  # this seat is on the side that should take the trick
+    pool = good or tiles
+    ranked = sorted(pool, key=lambda t: power(t, trick, contract), reverse=mine and bool(good))
+    return play(ranked[0] if pick % 4 else ranked[pick // 4 % len(ranked)])
+
+
 def _high(bids: Sequence[Any]) -> int:
     return max((b for b in bids if isinstance(b, int) and not isinstance(b, bool)), default=0)
 
@@ -219,6 +255,13 @@ class MoonProperties(GameProperties):
     option_clauses = {("doubles_trump", True): ("MOON-TRUMP-3", "MOON-RANK-3")}
     # MOON-INV-10 says a game need not end (redeals, failed bids): reached, never violated
     covered_only = frozenset({"MOON-INV-10"})
+    # the readings each clause tells apart: scoring the bid, not the tricks, shows only with overtricks;
+    # `>=` against `>` only when a total lands exactly on the target (docs/rules/moon.md)
+    situations = {
+        "MOON-SCORE-1": ("made-exactly", "overtricks", "failed"),
+        "MOON-SCORE-2": ("made", "failed"),
+        "MOON-END-1": ("below-target", "wins-above-target", "wins-at-target"),
+    }
 
     def __init__(self, setup: Setup, ledger: Any) -> None:
         super().__init__(setup, ledger)
@@ -238,6 +281,7 @@ class MoonProperties(GameProperties):
         self.tricks = [0] * N  # tricks won this hand, as the engine assigned them
         self.plays = 0  # tiles played this hand
         self.reached = False  # the top total has reached the target (MOON-INV-9)
+        self.steer: int | None = None  # this hand's play policy (choose): one of STEER_*
 
     # -- what to draw ------------------------------------------------------------------
     @classmethod
@@ -278,17 +322,31 @@ class MoonProperties(GameProperties):
         return setup()
 
     def deal(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
-        tiles = data.draw(st.permutations(MOON_TILES), label="deal")
+        tiles = data.draw(draws.shuffled(MOON_TILES), label="deal")
         return {"type": "deal", "hands": [list(tiles[i * HAND : (i + 1) * HAND]) for i in range(N)], "widow": tiles[-1]}
 
-    def choose(self, snap: Snapshot, data: st.DataObject) -> dict[str, Any]:
+    def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> dict[str, Any]:
+        """Bids weighted towards low contracts, and each hand played under a drawn policy, so that
+        MOON-SCORE-1 meets its three readings: a uniform draw makes the winning bid mostly 7 or 21
+        (no overtricks possible) and the declarer mostly fail."""
         moves = snap.moves
-        i = data.draw(st.integers(0, len(moves) - 1), label="move")
-        m = moves[i]
-        # a 21 bid almost always fails and ends the auction: draw again once to make it rarer
-        if m.get("type") == "bid" and m.get("value") == SHOOT:
-            i = data.draw(st.integers(0, len(moves) - 1), label="move again")
-        return moves[i]
+        n = len(moves)
+        m = moves[pick % n]
+        rest = pick // n
+        if snap.phase == "bid":
+            if rest % 4:  # mostly: open at the lowest bid, then pass, so that 4 often stands (or all pass)
+                bid_so_far = any(isinstance(b, int) and not isinstance(b, bool) for b in snap.get("bids") or ())
+                want = "pass" if bid_so_far or rest % 4 == 1 else "bid"
+                m = min((x for x in moves if x.get("type") == want), key=lambda x: x.get("value", 0), default=m)
+            # a 21 bid almost always fails and ends the auction: pick again once to make it rarer
+            if m.get("type") == "bid" and m.get("value") == SHOOT:
+                m = moves[(rest // 4) % n]
+            return m
+        if snap.phase != "play" or self.declarer is None:
+            return m
+        if not snap.zone("trick") and self.steer is None:
+            self.steer = rest % len(STEERS)
+        return steer_play(self, snap, rest // len(STEERS)) or m
 
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
         phase = snap.phase
@@ -350,6 +408,7 @@ class MoonProperties(GameProperties):
 
     # -- state checks ------------------------------------------------------------------
     def start(self, snap: Snapshot) -> None:
+        judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         self.expect("MOON-SETUP-1", snap.players == N, "Moon is for exactly 3 players", N, snap.players)
         conservation(self, snap)
 
@@ -420,6 +479,7 @@ def the_deal(props: MoonProperties, step: Step) -> None:
     props.declarer, props.bid, props.contract = None, 0, None
     props.tricks = [0] * N
     props.plays = 0
+    props.steer = None
 
 
 @checks("MOON-BID-2", "MOON-BID-4", "MOON-BID-5", "MOON-BID-6", "MOON-INV-3", "MOON-WIDOW-1", "MOON-INV-4")
@@ -671,6 +731,7 @@ def hand_end(props: MoonProperties, step: Step) -> None:
     k = props.tricks[d]
     made = k >= b if b != SHOOT else k == TRICKS
     if b == SHOOT and made and props.shoot == "wins_game":
+        props.situation("MOON-SCORE-2", "made")
         props.expect("MOON-SCORE-2", after.phase == "over" and (after.get("result") or {}).get("winners") == [d] and new == old,
                      "a made 21 (all 7 tricks) wins the game at once for the declarer; the scores stay as they were",
                      {"phase": "over", "winners": [d], "scores": old},
@@ -682,6 +743,8 @@ def hand_end(props: MoonProperties, step: Step) -> None:
         if s != d:
             want[s] += props.tricks[s]
     dclause = "MOON-SCORE-2" if b == SHOOT else "MOON-SCORE-1"
+    props.situation(dclause, ("made" if made else "failed") if b == SHOOT
+                    else "failed" if not made else "made-exactly" if k == b else "overtricks")  # fmt: skip
     props.expect(dclause, new[d] == want[d],
                  f"the declarer bid {b} and took {k}: " + ("made, scores the bid exactly" if made else "failed, loses the bid")
                  + (" (scores_21: a made 21 scores 21)" if b == SHOOT and made else ""),
@@ -697,6 +760,9 @@ def hand_end(props: MoonProperties, step: Step) -> None:
     leaders = [s for s in range(N) if new[s] == top]
     ends = top >= props.target and len(leaders) == 1
     result = after.get("result") or {}
+    if top < props.target or ends:  # a tie at the top is MOON-END-2's
+        props.situation("MOON-END-1", "below-target" if top < props.target
+                        else "wins-at-target" if top == props.target else "wins-above-target")  # fmt: skip
     if ends:
         props.expect("MOON-END-1", after.phase == "over" and result.get("winners") == leaders,
                      f"a unique highest total at or above {props.target} wins and ends the game",

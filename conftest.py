@@ -1,7 +1,7 @@
 """pytest setup shared by the kit's own tests (``tests/``).
 
 The conformance plugin itself is ``ruleproof.plugin`` (entry point ``pytest11``);
-it adds items only when asked (``--ruleproof``, ``--engine``, ``--engine-cmd``).
+it adds items only when asked (``--ruleproof``, ``--ruleproof-engine``, ``--ruleproof-engine-cmd``).
 """
 
 from __future__ import annotations

@@ -10,11 +10,14 @@ Shape (README, "The certificate")::
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Iterable
 
+import hypothesis
 from attrs import frozen
 
 from ruleproof.runner import Failure, GameReport
@@ -28,17 +31,27 @@ class Certificate:
     reports: tuple[GameReport, ...]
     engine_args: tuple[str, ...] = ()  # the --engine/--engine-cmd arguments, for replay commands
     trace_files: tuple[tuple[str, str], ...] = ()  # (game:clause, path)
+    expect_file: str | None = None  # --expect FILE: the declared deviations
+    baseline_file: str | None = None  # --baseline CERT.json
+    baseline_warnings: tuple[str, ...] = ()  # another engine or game set than the baseline's
+    interrupted: str | None = None  # why the run stopped early ("SIGTERM", "--max-time 60s"): a partial certificate
+    not_run: tuple[str, ...] = ()  # games asked for but not started because the run was interrupted
 
     @property
     def verdict(self) -> str:
-        verdicts = {r.verdict for r in self.reports}
-        if "broken" in verdicts:
-            return "broken"
-        return "fail" if "fail" in verdicts else "pass"
+        """broken, fail, then interrupted or untested (neither is a pass), else pass."""
+        verdicts = {game_verdict(r) for r in self.reports}
+        for verdict in ("broken", "fail", "interrupted"):
+            if verdict in verdicts:
+                return verdict
+        if self.interrupted is not None or self.not_run:
+            return "interrupted"
+        return "untested" if not self.reports or "untested" in verdicts else "pass"
 
     @property
     def exit_status(self) -> int:
-        return {"pass": 0, "fail": 1, "broken": 2}[self.verdict]
+        # an interrupted or empty run never passes: 2 says "not certified", as for a wrong call
+        return {"pass": 0, "fail": 1, "broken": 2, "interrupted": 2, "untested": 2}[self.verdict]
 
     def replay_command(self, path: str) -> str:
         return shlex.join(["ruleproof", "replay", path, *self.engine_args])
@@ -53,20 +66,45 @@ class Certificate:
             "engine": self.engine,
             "profile": self.profile,
             "seed": self.seed,
+            # the same seed gives the same certificate only under the same Hypothesis release
+            "hypothesis": hypothesis.__version__,
             "games": {r.game: self._game(r) for r in self.reports},
+            "interrupted": self.interrupted is not None,
+            **({"interrupted_by": self.interrupted, "not_run": list(self.not_run)} if self.interrupted is not None else {}),
+            **({"expect": self.expect_file} if self.expect_file else {}),
+            **({"baseline": {"file": self.baseline_file, "warnings": list(self.baseline_warnings)}} if self.baseline_file else {}),
         }
 
     def _game(self, r: GameReport) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "verdict": r.verdict,
+            "verdict": game_verdict(r),
+            "interrupted": r.interrupted,
             "seconds": round(r.seconds, 3),
-            "clauses": {c: {"status": s, "hits": r.hits.get(c, 0)} for c, s in r.clauses.items()},
+            "clauses": {c: self._clause(r, c, s) for c, s in r.clauses.items()},
             "failures": [self._failure(r.game, f) for f in r.failures],
             "fixtures": r.fixtures,
             "skipped": r.skipped,
+            "stats": r.stats,  # examples, steps, probes, games, engine calls, replays, seed
         }
+        if r.stopped is not None:  # where driving stopped: the verdicts above were judged before it
+            out["stopped"] = r.stopped.to_json()
+        if r.check_errors:
+            out["check_errors"] = r.check_errors
+        if r.baseline is not None:
+            out["baseline"] = r.baseline.to_json()
         if r.broken is not None:
             out["broken"] = r.broken.to_json()
+        return out
+
+    @staticmethod
+    def _clause(r: GameReport, clause: str, status: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"status": status, "hits": r.hits.get(clause, 0)}
+        if clause in r.situations:  # how often each of its readings was judged
+            out["situations"] = r.situations[clause]
+            if r.missing(clause):
+                out["missing"] = r.missing(clause)
+        if clause in r.expected:  # listed in --expect: the declared reason (also when untested)
+            out["expected"] = r.expected[clause]
         return out
 
     def _failure(self, game: str, f: Failure) -> dict[str, Any]:
@@ -76,6 +114,39 @@ class Certificate:
             out["trace_file"] = path
             out["replay"] = self.replay_command(path)
         return out
+
+
+def game_verdict(r: GameReport) -> str:
+    """The report's verdict, except that a game interrupted, or in which nothing was judged, does not pass."""
+    if r.broken is not None and r.broken.kind == "interrupted":
+        return "interrupted"  # a call cut short because the run was stopping: the engine is not to blame
+    if r.verdict != "pass":
+        return r.verdict
+    if r.interrupted:
+        return "interrupted"
+    return "pass" if any(s not in ("untested", "skipped", "covered") for s in r.clauses.values()) else "untested"
+
+
+_UMASK = os.umask(0o22)
+os.umask(_UMASK)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` all or nothing: a temporary file in the same folder, then a rename."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the mode a plain open() would
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def write_traces(reports: Iterable[GameReport], folder: Path, engine: dict[str, Any]) -> list[tuple[str, str]]:
@@ -90,7 +161,7 @@ def write_traces(reports: Iterable[GameReport], folder: Path, engine: dict[str, 
                 n += 1
                 path = folder / f"{r.game}-{f.finding.clause}-{n}.json"
             data = {**f.trace.to_json(), "engine": engine, "source": f.source}
-            path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            write_atomic(path, json.dumps(data, indent=1) + "\n")
             saved.append((f"{r.game}:{f.finding.clause}", str(path)))
     return saved
 
@@ -123,8 +194,18 @@ def junit_xml(cert: Certificate) -> str:
                     ]
                 )
                 counts["failures"] += 1
-            elif status in ("untested", "skipped"):
-                ET.SubElement(case, "skipped", message=status)
+            elif status == "xfail":  # a declared deviation: skipped, carrying the reason (pytest's own convention)
+                ET.SubElement(case, "skipped", type="pytest.xfail", message=f"xfail: {r.expected.get(clause, '')}")
+                counts["skipped"] += 1
+            elif status == "xpass":  # listed but passed: the expectations are out of date
+                node = ET.SubElement(case, "failure", message=f"{clause} is listed but passed: remove it", type="xpass")
+                node.text = f"listed as: {r.expected.get(clause, '')}"
+                counts["failures"] += 1
+            elif status == "partial":  # passed where judged, but not in every situation: say which are missing
+                ET.SubElement(case, "system-out").text = f"partial: situations never reached: {', '.join(r.missing(clause))}"
+            elif status in ("untested", "skipped", "covered"):  # covered: reached, but nothing can fail it alone
+                listed = f" (listed: {r.expected[clause]})" if clause in r.expected else ""
+                ET.SubElement(case, "skipped", message=status + listed)
                 counts["skipped"] += 1
         for k, v in counts.items():
             suite.set(k, str(v))

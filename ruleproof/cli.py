@@ -1,212 +1,398 @@
 """The ``ruleproof`` command: certify, replay, serve, check fixtures.
 
 Exit status: 0 every clause passes, 1 a rule is violated, 2 the engine or
-adapter is broken or the call is wrong.
+adapter is broken, the call is wrong, or nothing could be judged (an
+interrupted run with no violation included).  A wrong call gets one line that
+names the argument, file or field; ``--debug`` adds the traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import shlex
 import signal
 import sys
 import threading
+import traceback
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ruleproof import GAMES, __version__
-from ruleproof.certificate import Certificate, junit_xml, write_traces
-from ruleproof.checked import CheckedEngine
-from ruleproof.engine import AdapterBroken, Engine, EngineError, load_factory
-from ruleproof.properties import available_games, properties_for
-from ruleproof.properties.machinery import Trace
-from ruleproof.runner import PROFILES, GameReport, certify_game, replay
+from ruleproof import diff as diff_command
+from ruleproof.engine import AdapterBroken, EngineError, EngineLoadError
+from ruleproof.options import DEFAULT_TIMEOUT, DEFAULT_TRACES, PROFILE_NAMES, Options, UsageError, parse_command, parse_seconds
 
-STATUS_STYLE = {"pass": "green", "fail": "bold red", "untested": "yellow", "skipped": "dim", "broken": "bold magenta"}
-DEFAULT_TIMEOUT = 10.0
+STATUS_STYLE = {
+    "pass": "green", "fail": "bold red", "untested": "yellow", "skipped": "dim", "broken": "bold magenta",
+    "interrupted": "bold yellow", "xfail": "cyan", "xpass": "bold red", "covered": "blue", "partial": "yellow",
+}  # fmt: skip
+SIGNAL_EXIT = {"SIGINT": 130, "SIGTERM": 143}  # 128 + the signal number, as a shell reports it
 
 
-class UsageError(Exception):
-    """A wrong call: exit status 2 with the message."""
+class Parser(argparse.ArgumentParser):
+    """argparse, but a wrong call is one line (and exit 2), not the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> Parser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    parser = Parser(prog="ruleproof", description="Property-based rules conformance for game engines.")
+    parser.add_argument("--version", action="version", version=f"ruleproof {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    c = sub.add_parser("certify", parents=[common], help="certify an engine against the rules (properties and fixtures)")
+    c.add_argument("--game", action="append", choices=GAMES, help="a game to certify (repeatable; default: all the engine declares)")
+    add_engine_options(c)
+    c.add_argument("--profile", choices=PROFILE_NAMES, default="ci", help="how hard to look (default: ci)")
+    c.add_argument("--seed", metavar="N", help="explore from this seed instead of the profile's default")
+    c.add_argument("--json", metavar="PATH", help="write the certificate as JSON")
+    c.add_argument("--junit", metavar="PATH", help="write one JUnit test case per clause")
+    c.add_argument("--html", metavar="PATH", help="write the report as one self-contained HTML page (the certificate embedded)")
+    c.add_argument("--traces", metavar="DIR", default=DEFAULT_TRACES, help="where failure traces are saved (default: %(default)s)")
+    c.add_argument("--no-fixtures", action="store_true", help="skip the fixtures")
+    c.add_argument("--no-properties", action="store_true", help="skip the state machine")
+    c.add_argument("--max-time", metavar="SECONDS", help="stop after this long and write a partial certificate (marked interrupted)")
+    add_expect_options(c)
+
+    r = sub.add_parser("replay", parents=[common], help="re-run a saved failure trace: FIXED or still FAILED")
+    r.add_argument("trace", metavar="TRACE")
+    add_engine_options(r)
+
+    s = sub.add_parser("serve", parents=[common], help="serve the reference engines over stdio (JSON-RPC, protocol.md §1)")
+    s.add_argument("--game", action="append", choices=GAMES, help="serve only this game (repeatable; default: all)")
+
+    f = sub.add_parser("fixtures", parents=[common], help="validate fixture files against the fixture schema")
+    f.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled ones)")
+    f.add_argument("--from-trace", metavar="TRACE", help="turn a failure trace saved by certify into a fixture pinning the expected behaviour")
+    f.add_argument("-o", "--output", metavar="FILE", help="with --from-trace: write the fixture here (default: stdout)")
+    diff_command.add_parser(sub, parents=[common])
+    return parser
+
+
+def add_expect_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--expect", metavar="FILE", help='TOML of declared deviations, [GAME] CLAUSE = "reason": a listed failure is xfail, a listed pass xpass')
+    p.add_argument("--baseline", metavar="CERT.json", help="an earlier certificate (--json) of this engine: show regressions, fixed and untested clauses")
+    p.add_argument("--fixtures", action="append", metavar="DIR", help="also run your own fixture files from DIR (repeatable)")
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--engine", metavar="MODULE:FACTORY", help="a Python engine factory (default: the reference engines)")
     group.add_argument("--engine-cmd", metavar="CMD", help="an engine in any language: a command speaking the JSON-RPC contract on stdio")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS", help="per-call timeout for --engine-cmd (default %(default)s)")
+    p.add_argument("--timeout", metavar="SECONDS", help=f"limit for one engine call, in process or over the pipe (default {DEFAULT_TIMEOUT:g})")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ruleproof", description="Property-based rules conformance for game engines.")
-    parser.add_argument("--version", action="version", version=f"ruleproof {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    c = sub.add_parser("certify", help="certify an engine against the rules (properties and fixtures)")
-    c.add_argument("--game", action="append", choices=GAMES, help="a game to certify (repeatable; default: all the engine declares)")
-    add_engine_options(c)
-    c.add_argument("--profile", choices=sorted(PROFILES), default="ci", help="how hard to look (default: ci)")
-    c.add_argument("--seed", type=int, help="run from this seed instead of the derandomized default")
-    c.add_argument("--json", metavar="PATH", help="write the certificate as JSON")
-    c.add_argument("--junit", metavar="PATH", help="write one JUnit test case per clause")
-    c.add_argument("--traces", metavar="DIR", default="ruleproof-traces", help="where failure traces are saved (default: %(default)s)")
-    c.add_argument("--no-fixtures", action="store_true", help="skip the fixtures")
-    c.add_argument("--no-properties", action="store_true", help="skip the state machine")
-
-    r = sub.add_parser("replay", help="re-run a saved failure trace: FIXED or still FAILED")
-    r.add_argument("trace", metavar="TRACE")
-    add_engine_options(r)
-
-    s = sub.add_parser("serve", help="serve the reference engines over stdio (JSON-RPC, protocol.md §1)")
-    s.add_argument("--game", action="append", choices=GAMES, help="serve only this game (repeatable; default: all)")
-
-    f = sub.add_parser("fixtures", help="validate fixture files against the fixture schema")
-    f.add_argument("paths", nargs="*", metavar="PATH", help="fixture files (default: the bundled ones)")
-    return parser
+def options_from(args: argparse.Namespace) -> Options:
+    """The one options object, from ``certify``'s arguments (the pytest plugin builds the same)."""
+    return Options.build(
+        engine=args.engine, engine_cmd=args.engine_cmd, timeout=args.timeout, games=args.game, profile=args.profile,
+        seed=args.seed, json_path=args.json, junit_path=args.junit, html_path=args.html, traces=args.traces,
+        fixtures=not args.no_fixtures, properties=not args.no_properties, max_time=args.max_time,
+        expect=args.expect, baseline=args.baseline, fixture_dirs=args.fixtures,
+    )  # fmt: skip
 
 
-def make_engine(args: argparse.Namespace) -> tuple[Engine, list[str]]:
-    """The engine named on the command line, and the arguments that name it again."""
-    if getattr(args, "engine_cmd", None):
-        from ruleproof.transport.subprocess import SubprocessEngine
+# -- certify ---------------------------------------------------------------------------------------
 
-        argv = shlex.split(args.engine_cmd)
-        if not argv:
-            raise UsageError("--engine-cmd is empty")
-        return SubprocessEngine(argv, timeout=args.timeout), ["--engine-cmd", args.engine_cmd]
-    if getattr(args, "engine", None):
-        if os.getcwd() not in sys.path:  # MODULE is looked up from the current directory, as uvicorn does
-            sys.path.insert(0, os.getcwd())
-        try:
-            factory = load_factory(args.engine)
-        except (ValueError, ImportError, AttributeError) as err:
-            raise UsageError(f"--engine {args.engine}: {err}") from None
-        return factory(), ["--engine", args.engine]
-    from ruleproof.reference import ReferenceEngine
 
-    return ReferenceEngine(), []
+class Stopper:
+    """The ``stop`` event handed to the runner, set by SIGTERM, a first Ctrl-C, or ``--max-time``."""
+
+    def __init__(self, max_time: float | None) -> None:
+        self.event = threading.Event()
+        self.reason: str | None = None
+        self.signal: str | None = None
+        self._timer = threading.Timer(max_time, self._expire, args=(max_time,)) if max_time else None
+        self._saved: dict[int, Any] = {}
+
+    def __enter__(self) -> Stopper:
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                self._saved[sig] = signal.signal(sig, self._on_signal)
+        if self._timer is not None:
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+
+    def _expire(self, seconds: float) -> None:
+        self._set(f"--max-time {seconds:g}s")
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        name = signal.Signals(signum).name
+        if self.event.is_set() and name == "SIGINT":
+            raise KeyboardInterrupt  # a second Ctrl-C: stop now, without a certificate
+        self.signal = self.signal or name
+        self._set(name)
+
+    def _set(self, reason: str) -> None:
+        if not self.event.is_set():
+            self.reason = reason
+            self.event.set()
 
 
 def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
-    engine, engine_args = make_engine(args)
-    checked = CheckedEngine(engine)
-    try:
-        hello = checked.hello()
-        declared = [g for g in hello["games"] if g in available_games()]
-        games = args.game or declared
-        missing = [g for g in games if g not in hello["games"]]
-        if missing:
-            raise UsageError(f"the engine does not declare {', '.join(missing)} (it declares {', '.join(hello['games']) or 'nothing'})")
-        reports = _run(checked, games, args, err)
-    except AdapterBroken as broken:
-        _print_broken(err, "hello", broken)
-        return 2
-    finally:
-        checked.close()
-    saved = write_traces(reports, Path(args.traces), hello["engine"])
-    cert = Certificate(hello["engine"], args.profile, args.seed, tuple(reports), tuple(engine_args), tuple(saved))
-    _print_report(out, cert)
-    if args.json:
-        Path(args.json).write_text(json.dumps(cert.to_json(), indent=1, default=str) + "\n", encoding="utf-8")
-    if args.junit:
-        Path(args.junit).write_text(junit_xml(cert), encoding="utf-8")
-    return cert.exit_status
+    from ruleproof.checked import CheckedEngine
+    from ruleproof.properties import available_games
+
+    opts = options_from(args)  # every argument and output path is checked before the engine starts
+    with Stopper(opts.max_time) as stopper:
+        checked = CheckedEngine(opts.open_engine(stopper.event))
+        try:
+            try:
+                hello = checked.hello()
+            except AdapterBroken as broken:
+                _print_broken(err, "hello", broken)
+                return 2
+            games = _games_to_certify(opts, hello, available_games())
+            reports = _run(checked, games, opts, stopper, err)
+        finally:
+            checked.close()
+    return _finish(opts, hello, games, reports, stopper, out, err)
 
 
-def _run(checked: CheckedEngine, games: Sequence[str], args: argparse.Namespace, err: Console) -> list[GameReport]:
+def _games_to_certify(opts: Options, hello: dict[str, Any], available: list[str]) -> list[str]:
+    declared = list(hello["games"])
+    if not declared:
+        raise UsageError("the engine declares no game (hello.games is empty): nothing to certify")
+    missing = [g for g in opts.games if g not in declared]
+    if missing:
+        raise UsageError(f"--game: the engine does not declare {', '.join(missing)} (it declares {', '.join(declared)})")
+    games = list(opts.games) or [g for g in declared if g in available]
+    if not games:
+        raise UsageError(f"the engine declares only games the kit has no rules for ({', '.join(declared)}): nothing to certify")
+    return games
+
+
+def _run(checked: Any, games: Sequence[str], opts: Options, stopper: Stopper, err: Console) -> list[Any]:
+    from ruleproof.runner import PROFILES, certify_game
+
     reports = []
     columns = (SpinnerColumn(), TextColumn("[bold]{task.fields[game]}[/]"), TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=err, transient=False) as progress:
         for game in games:
+            if stopper.event.is_set():
+                break
             task = progress.add_task("starting", game=game)
 
             def show(g: str, message: str, task: Any = task) -> None:
-                progress.update(task, description=message)
+                progress.update(task, description=escape(message))
 
             report = certify_game(
-                checked, game, PROFILES[args.profile], seed=args.seed, progress=show,
-                fixtures=not args.no_fixtures, properties=not args.no_properties,
+                checked, game, PROFILES[opts.profile], seed=opts.seed, progress=show,
+                fixtures=opts.fixtures, properties=opts.properties, stop=stopper.event,
+                user_fixtures=opts.inputs.fixtures if opts.inputs else (),
             )  # fmt: skip
-            style = STATUS_STYLE[report.verdict]
-            progress.update(task, description=f"[{style}]{report.verdict}[/] in {report.seconds:.1f}s")
+            if opts.inputs is not None:  # --expect and --baseline decide the verdict shown below
+                from ruleproof.expect import judge_game
+
+                judge_game(report, opts.inputs)
+            from ruleproof.certificate import game_verdict
+
+            verdict = game_verdict(report)
+            progress.update(task, description=f"[{STATUS_STYLE.get(verdict, '')}]{verdict}[/] in {report.seconds:.1f}s")
             reports.append(report)
+            if report.interrupted:
+                break
     return reports
 
 
-def _print_report(out: Console, cert: Certificate) -> None:
+def _finish(opts: Options, hello: dict[str, Any], games: list[str], reports: list[Any], stopper: Stopper,
+            out: Console, err: Console) -> int:  # fmt: skip
+    from ruleproof.certificate import Certificate, junit_xml, write_atomic, write_traces
+
+    from ruleproof.expect import baseline_warnings, print_differences
+
+    interrupted = stopper.reason if stopper.event.is_set() else None
+    baseline = opts.inputs.baseline if opts.inputs else None
+    warnings = baseline_warnings([r.game for r in reports], baseline, hello["engine"]) if baseline else []
+    for warning in warnings:
+        err.print(f"[yellow]warning[/]: {escape(warning)}")
+    saved = write_traces(reports, opts.traces, hello["engine"])
+    cert = Certificate(
+        hello["engine"], opts.profile, opts.seed, tuple(reports), opts.engine_args, tuple(saved),
+        expect_file=opts.expect, baseline_file=opts.baseline, baseline_warnings=tuple(warnings),
+        interrupted=interrupted, not_run=tuple(games[len(reports):]) if interrupted else (),
+    )  # fmt: skip
+    _print_report(out, cert)
+    print_differences(out, cert)
+    if opts.json_path is not None:
+        write_atomic(opts.json_path, json.dumps(cert.to_json(), indent=1, default=str) + "\n")
+    if opts.junit_path is not None:
+        write_atomic(opts.junit_path, junit_xml(cert))
+    if opts.html_path is not None:
+        from ruleproof.html_report import render_html
+
+        write_atomic(opts.html_path, render_html(cert.to_json()))  # the page embeds and draws this very JSON
+    if cert.verdict == "untested":
+        err.print("[yellow]nothing was judged[/]: every clause is untested or skipped, so this is not a pass")
+    if interrupted is not None:
+        where = f"; certificate {opts.json_path}" if opts.json_path else ""
+        err.print(f"[yellow]interrupted[/] ({interrupted}): the verdicts so far are kept, marked interrupted{where}")
+        if stopper.signal in SIGNAL_EXIT:
+            return SIGNAL_EXIT[stopper.signal]
+    return cert.exit_status
+
+
+def _print_report(out: Console, cert: Any) -> None:
+    from ruleproof.certificate import game_verdict
+    from ruleproof.expect import expectation_notes
+    from ruleproof.render import render_failure
+
     for r in cert.reports:
-        table = Table(title=f"{r.game}: {r.verdict}", title_style=STATUS_STYLE[r.verdict], show_lines=False)
+        verdict = game_verdict(r)
+        table = Table(title=f"{r.game}: {verdict}", title_style=STATUS_STYLE.get(verdict, ""), show_lines=False)
         table.add_column("clause")
         table.add_column("verdict")
         table.add_column("checks", justify="right")
         table.add_column("note", overflow="fold")
-        notes = {f.finding.clause: f.finding.message for f in r.failures}
-        for clause, status in r.clauses.items():
-            table.add_row(clause, f"[{STATUS_STYLE[status]}]{status}[/]", str(r.hits.get(clause, 0)), notes.get(clause, ""))
-        out.print(table)
-        if r.broken is not None:
-            _print_broken(out, r.game, r.broken)
+        notes = {}
         for f in r.failures:
-            out.print(f"[bold red]FAIL {f.finding.clause}[/] ({r.game}, {f.source}): {f.finding.message}")
-            out.print(f"  expected: {json.dumps(f.finding.expected, default=str)}")
-            out.print(f"  got:      {json.dumps(f.finding.got, default=str)}")
-            out.print(f"  shrunk trace: {len(f.trace.events)} steps{'' if f.confirmed else ' (NOT reproduced on replay: the engine may be nondeterministic)'}")
-            for e in f.trace.events[-6:]:
-                out.print(f"    {json.dumps(e.to_json())[:160]}")
-            path = cert.trace_file(r.game, f.finding.clause)
-            if path:
-                out.print(f"  replay: {cert.replay_command(path)}")
+            notes.setdefault(f.finding.clause, f.finding.message)
+        notes.update(expectation_notes(r))
+        for clause in r.clauses:  # a partial clause says which of its situations no run reached
+            if r.missing(clause) and clause not in notes:
+                notes[clause] = f"not reached: {', '.join(r.missing(clause))}"
+        for clause, status in r.clauses.items():
+            style = STATUS_STYLE.get(status, "")
+            table.add_row(escape(clause), f"[{style}]{status}[/]" if style else status, str(r.hits.get(clause, 0)), escape(notes.get(clause, "")))
+        out.print(table)
+        if r.broken is not None and r.broken.kind == "interrupted":  # the run was stopping: not the engine's fault
+            out.print(f"[yellow]stopped[/] ({r.game}): {escape(r.broken.message)}")
+        elif r.broken is not None:
+            _print_broken(out, r.game, r.broken)
+        data = cert.to_json()["games"][r.game]  # drawn from the certificate JSON, as --json and --html have it
+        for failure in data["failures"]:  # an xfail (declared in --expect) is shown, but not as a failure
+            out.print(render_failure(r.game, failure, data["clauses"].get(failure["clause"])), soft_wrap=True)  # JSON stays copyable
         untested = [c for c, s in r.clauses.items() if s == "untested"]
         if untested:
-            out.print(f"[yellow]untested (no run reached them; not passed):[/] {', '.join(untested)}")
+            out.print(f"[yellow]untested (no run reached them; not passed):[/] {escape(', '.join(untested))}")
         for note in r.skipped:
-            out.print(f"[dim]skipped: {note}[/]")
-    counts = {s: sum(1 for r in cert.reports for v in r.clauses.values() if v == s) for s in STATUS_STYLE}
-    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
-    out.print(f"[{STATUS_STYLE[cert.verdict]}]{cert.verdict.upper()}[/]: {summary}")
+            out.print(f"[dim]skipped: {escape(note)}[/]")
+    counts: dict[str, int] = {}
+    for r in cert.reports:
+        for status in r.clauses.values():
+            counts[status] = counts.get(status, 0) + 1
+    summary = ", ".join(f"{n} {s}" for s, n in counts.items())
+    out.print(f"[{STATUS_STYLE.get(cert.verdict, '')}]{cert.verdict.upper()}[/]: {summary or 'no clause'}")
 
 
 def _print_broken(out: Console, where: str, broken: AdapterBroken) -> None:
-    out.print(f"[bold magenta]ADAPTER BROKEN[/] ({where}, {broken.kind}): {broken.message}")
+    out.print(f"[bold magenta]ADAPTER BROKEN[/] ({where}, {broken.kind}): {escape(broken.message)}")
     if broken.sent is not None:
-        out.print(f"  sent:     {json.dumps(broken.sent, default=str)[:500]}")
+        out.print(f"  sent:     {escape(json.dumps(broken.sent, default=str)[:500])}")
     if broken.received is not None:
-        out.print(f"  received: {json.dumps(broken.received, default=str)[:500]}")
+        out.print(f"  received: {escape(json.dumps(broken.received, default=str)[:500])}")
     if broken.stderr:
         out.print("  engine stderr (tail):")
         for line in broken.stderr.splitlines()[-10:]:
-            out.print(f"    {line}")
+            out.print(f"    {escape(line)}")
+
+
+# -- replay ------------------------------------------------------------------------------------------
+
+
+def read_json_file(path: str, what: str) -> Any:
+    """The JSON in ``path``; a missing, unreadable, non-UTF-8, non-JSON or too deeply nested file is a ``UsageError``."""
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{what} {path}: is a directory; give a file")
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{what} {path}: no such file") from None
+    except OSError as err:
+        raise UsageError(f"{what} {path}: cannot read it ({err.strerror or err})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise UsageError(f"{what} {path}: not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise UsageError(f"{what} {path}: not JSON ({err.msg} at line {err.lineno}, column {err.colno})") from None
+    except RecursionError:  # json's C scanner counts its depth: 10^5 nested arrays end here, not in a crash
+        raise UsageError(f"{what} {path}: JSON nested too deeply") from None
+
+
+def load_trace(path: str) -> Any:
+    """A replayable trace of a game the kit knows, or a ``UsageError`` naming the file and field."""
+    from ruleproof.findings import Trace, TraceError
+    from ruleproof.properties import available_games
+
+    data = read_json_file(path, "trace")
+    try:
+        trace = Trace.from_json(data)
+    except TraceError as err:
+        raise UsageError(f"trace {path}: {err}") from None
+    if trace.game not in available_games():
+        raise UsageError(f"trace {path}: game: {trace.game!r} is not a game the kit knows ({', '.join(available_games())})")
+    for i, event in enumerate(trace.events):
+        if event.kind == "new_game" and event.value.get("game") != trace.game:
+            raise UsageError(f"trace {path}: steps[{i}].new_game.game is {event.value.get('game')!r}, but the trace is of {trace.game!r}")
+    return trace
 
 
 def cmd_replay(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from ruleproof.checked import CheckedEngine
+    from ruleproof.options import open_engine
+    from ruleproof.properties import properties_for
+    from ruleproof.runner import replay
+
+    trace = load_trace(args.trace)
+    timeout = DEFAULT_TIMEOUT if args.timeout is None else parse_seconds(args.timeout, "--timeout")
+    argv = parse_command(args.engine_cmd) if args.engine_cmd is not None else ()
+    checked = CheckedEngine(open_engine(args.engine, argv, timeout))
     try:
-        trace = Trace.from_json(json.loads(Path(args.trace).read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"{args.trace}: not a ruleproof trace ({exc})") from None
-    engine, _ = make_engine(args)
-    checked = CheckedEngine(engine)
-    try:
-        finding = replay(trace, checked, properties_for(trace.game))
+        hello = checked.hello()
+        if trace.game not in hello["games"]:
+            raise UsageError(f"the engine does not declare {trace.game} (it declares {', '.join(hello['games']) or 'nothing'})")
+        outcome = replay(trace, checked, properties_for(trace.game))
     except AdapterBroken as broken:
         _print_broken(err, trace.game, broken)
         return 2
     finally:
         checked.close()
+    return _print_replay(out, err, trace, outcome)
+
+
+def _print_replay(out: Console, err: Console, trace: Any, outcome: Any) -> int:
     want = trace.finding.clause if trace.finding else None
-    if finding is None:
-        out.print(f"[green]FIXED[/]: {len(trace.events)} steps replayed, no clause violated (was {want})")
-        return 0
-    same = "still " if finding.clause == want else f"FAILED differently (was {want}); "
-    out.print(f"[bold red]{same}FAILED[/] {finding.clause}: {finding.message}")
-    out.print(f"  expected: {json.dumps(finding.expected, default=str)}")
-    out.print(f"  got:      {json.dumps(finding.got, default=str)}")
-    return 1
+    steps = len(trace.events)
+    if outcome.findings:
+        status = outcome.status(want) if want else "other"
+        first = next((f for f in outcome.findings if f.clause == want), outcome.findings[0])
+        label = "still FAILED" if status == "same" else f"FAILED differently (was {want})" if want else "FAILED"
+        out.print(f"[bold red]{label}[/] {escape(first.clause)}: {escape(first.message)}")
+        out.print(f"  expected: {escape(json.dumps(first.expected, default=str))}", soft_wrap=True)
+        out.print(f"  got:      {escape(json.dumps(first.got, default=str))}", soft_wrap=True)
+        others = sorted({f.clause for f in outcome.findings} - {first.clause})
+        if others:
+            out.print(f"  also violated: {escape(', '.join(others))}")
+        return 1
+    if outcome.diverged is not None:
+        err.print(f"[yellow]DIVERGED[/] at step {outcome.diverged} of {steps}: {escape(outcome.divergence)}")
+        err.print("  the engine no longer follows the recorded moves, so the trace cannot say whether it is fixed")
+        return 2
+    was = f" (was {want})" if want else ""
+    out.print(f"[green]FIXED[/]: {steps} steps replayed, no clause violated{was}" if want else f"[green]OK[/]: {steps} steps replayed, no clause violated")
+    return 0
+
+
+# -- serve, fixtures ---------------------------------------------------------------------------------
 
 
 def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -216,47 +402,90 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def cmd_fixtures(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from ruleproof.scenarios import FixtureError, bundled, load_file
+    from ruleproof.scenarios import Fixture, FixtureError, bundled, load_dirs, validate
 
+    if args.from_trace:
+        return _fixture_from_trace(args, out)
+    if args.output:
+        raise UsageError("-o/--output: only with --from-trace")
     try:
         if args.paths:
-            found = [load_file(p) for p in args.paths]
+            found = [fx for p in args.paths for fx in (load_dirs([p], beside_bundled=False) if Path(p).is_dir() else [Fixture.parse(read_json_file(p, "fixture"), p)])]
         else:
             found = [fx for g in GAMES for fx in bundled(g)]
+        for fx in found:  # clause IDs the game knows, moves in the game's schema
+            validate(fx)
     except FixtureError as exc:
-        err.print(f"[red]invalid fixture[/]: {exc}")
+        err.print(f"[red]invalid fixture[/]: {escape(str(exc))}")
         return 2
     for fx in found:
-        out.print(f"ok {fx.path}: {fx.id} ({', '.join(fx.clauses)})")
+        out.print(f"ok {escape(fx.path)}: {fx.id} ({', '.join(fx.clauses)})")
     return 0
 
 
-COMMANDS = {"certify": cmd_certify, "replay": cmd_replay, "serve": cmd_serve, "fixtures": cmd_fixtures}
+def _fixture_from_trace(args: argparse.Namespace, out: Console) -> int:
+    """``fixtures --from-trace TRACE [-o FILE]``: a failure found once, pinned as a fixture."""
+    from ruleproof.pin import PinError, fixture_from_trace, load_trace
+
+    if args.paths:
+        raise UsageError("--from-trace takes no fixture paths")
+    try:
+        data = fixture_from_trace(load_trace(args.from_trace), Path(args.from_trace).stem)
+    except PinError as exc:
+        raise UsageError(f"--from-trace {args.from_trace}: {exc}") from None
+    text = json.dumps(data, indent=1) + "\n"
+    if args.output:
+        from ruleproof.certificate import write_atomic
+        from ruleproof.options import check_output_file
+
+        path = check_output_file(args.output, "-o")
+        write_atomic(path, text)
+        out.print(f"wrote {escape(str(path))}: fixture {data['id']} pinning {data['clauses'][0]} ({len(data['steps'])} steps)")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+COMMANDS = {"certify": cmd_certify, "replay": cmd_replay, "serve": cmd_serve, "fixtures": cmd_fixtures,
+            "diff": lambda args, out, err: diff_command.run(args)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if argv is None:  # run as the program (not called from Python, as tests do): the kit has no other children
+        from ruleproof.transport.reaper import become_subreaper
+
+        become_subreaper()  # a daemon an engine leaves behind re-parents to the kit, which ends it
+    out, err = Console(), Console(stderr=True, soft_wrap=True)  # a message stays one line in a log, however long
+    if threading.current_thread() is threading.main_thread():  # SIGTERM unwinds like Ctrl-C: engines are ended
+        signal.signal(signal.SIGTERM, _terminated)  # (certify sets its own, for a partial certificate)
+    try:
+        return COMMANDS[args.command](args, out, err)
+    except (UsageError, EngineLoadError) as exc:
+        return _error(err, args, "error", str(exc))
+    except EngineError as exc:  # the engine refused a call the kit had to make (hello, a replayed step)
+        return _error(err, args, f"the engine refused ({exc.kind})", exc.message)
+    except AdapterBroken as broken:  # e.g. --engine-cmd names a program that cannot start
+        if args.debug:
+            traceback.print_exc()
+        _print_broken(err, "start", broken)
+        return 2
+    except KeyboardInterrupt:
+        err.print("[red]interrupted[/]")
+        return 130
+    except Exception as exc:  # a bug of the kit (or of an engine, seen where the kit did not expect it)
+        return _error(err, args, "internal error", f"{type(exc).__name__}: {exc} (run with --debug for the traceback)")
 
 
 def _terminated(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    out, err = Console(), Console(stderr=True)
-    if threading.current_thread() is threading.main_thread():  # SIGTERM unwinds like Ctrl-C: engines are closed
-        signal.signal(signal.SIGTERM, _terminated)
-    try:
-        return COMMANDS[args.command](args, out, err)
-    except UsageError as exc:
-        err.print(f"[red]error[/]: {exc}")
-        return 2
-    except EngineError as exc:
-        err.print(f"[red]the engine refused[/] ({exc.kind}): {exc.message}")
-        return 2
-    except AdapterBroken as broken:  # e.g. --engine-cmd names a program that cannot start
-        _print_broken(err, "start", broken)
-        return 2
-    except KeyboardInterrupt:
-        err.print("[red]interrupted[/]")
-        return 130
+def _error(err: Console, args: argparse.Namespace, label: str, message: str) -> int:
+    if args.debug:
+        traceback.print_exc()
+    err.print(f"[red]ruleproof {args.command}: {label}[/]: {escape(message)}", soft_wrap=True)
+    return 2
 
 
 if __name__ == "__main__":

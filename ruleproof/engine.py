@@ -108,20 +108,81 @@ def error_from_wire(error: JSONObject) -> EngineError:
 
 
 EngineFactory = Callable[[], Engine]
+ENGINE_METHODS = ("hello", "new_game", "legal_moves", "apply", "state", "close")
+
+
+class EngineLoadError(ValueError):
+    """``MODULE:FACTORY`` cannot give an engine; the message names the spec and says why, in one line."""
 
 
 def load_factory(spec: str) -> EngineFactory:
-    """Resolve ``MODULE:FACTORY`` (a class or a function returning an Engine)."""
+    """Resolve ``MODULE:FACTORY`` (a class or a function returning an Engine).
+
+    Importing runs the user's module, which may fail in any way (a syntax
+    error, an exception at import time, ``sys.exit``): each becomes an
+    ``EngineLoadError`` naming the spec, never a traceback.
+    """
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        raise ValueError(f"--engine expects MODULE:FACTORY, got {spec!r}")
-    module = importlib.import_module(module_name)
-    factory = module
-    for part in attr.split("."):
-        factory = getattr(factory, part)
+        raise EngineLoadError(f"{spec!r}: expected MODULE:FACTORY, e.g. mypackage.adapter:Adapter")
+    module = _import(spec, module_name)
+    factory: Any = module
+    for i, part in enumerate(attr.split(".")):
+        try:
+            factory = getattr(factory, part)
+        except AttributeError:
+            owner = ".".join([module_name, *attr.split(".")[:i]])
+            raise EngineLoadError(f"{spec}: {owner} has no attribute {part!r}") from None
+        except Exception as err:  # a property or __getattr__ of the user's code that raises
+            raise EngineLoadError(f"{spec}: looking up {part!r} raised {_describe(err)}") from err
     if not callable(factory):
-        raise ValueError(f"{spec!r} is not callable")
-    return factory  # type: ignore[return-value]
+        raise EngineLoadError(f"{spec}: {attr} is a {type(factory).__name__}, not a class or function")
+    return factory  # type: ignore[no-any-return]
+
+
+def _import(spec: str, module_name: str) -> Any:
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name is not None and module_name != err.name and not module_name.startswith(f"{err.name}."):
+            # the module exists but imports something missing: name both
+            raise EngineLoadError(f"{spec}: importing {module_name} failed: no module named {err.name!r}") from err
+        raise EngineLoadError(f"{spec}: no module named {module_name!r} (run from the folder that holds it)") from err
+    except SyntaxError as err:
+        where = f"{err.filename}:{err.lineno}" if err.filename else module_name
+        raise EngineLoadError(f"{spec}: {module_name} has a syntax error at {where}: {err.msg}") from err
+    except (Exception, SystemExit) as err:  # anything the module's top level raises (SystemExit included)
+        raise EngineLoadError(f"{spec}: importing {module_name} raised {_describe(err)}") from err
+
+
+def make_engine(spec: str, factory: EngineFactory | None = None) -> Engine:
+    """Call the factory of ``spec`` and check that what it returns has the contract's methods."""
+    factory = factory or load_factory(spec)
+    try:
+        engine = factory()
+    except (Exception, SystemExit) as err:
+        raise EngineLoadError(f"{spec}: calling the factory raised {_describe(err)}") from err
+    check_engine(spec, engine)
+    return engine
+
+
+def check_engine(spec: str, engine: Any) -> None:
+    """An ``EngineLoadError`` unless ``engine`` has every method of the contract."""
+    if engine is None or isinstance(engine, (bool, int, float, str, bytes, list, tuple, dict)):
+        raise EngineLoadError(f"{spec}: the factory returned {_short(engine)}, not an engine")
+    missing = [m for m in ENGINE_METHODS if not callable(getattr(engine, m, None))]
+    if missing:
+        raise EngineLoadError(f"{spec}: the factory returned a {type(engine).__name__} without {', '.join(f'{m}()' for m in missing)}")
+
+
+def _describe(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return f"{type(err).__name__}: {_short(text)}" if text else type(err).__name__
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}..."
 
 
 class AdapterBroken(Exception):

@@ -128,8 +128,11 @@ def certify_game(
         progress(game, "minimizing counterexamples")
         _minimize_all(engine, props_cls, store, report, profile, stop_after)
     except AdapterBroken as broken:
-        report.broken = broken
-        report.stopped = Stopped(stage, engine.calls - calls0, f"{broken.kind}: {broken.message}")
+        if broken.kind == "interrupted":  # a call cut short because the run is stopping: not the engine's fault
+            stopping.set()
+        else:
+            report.broken = broken
+            report.stopped = Stopped(stage, engine.calls - calls0, f"{broken.kind}: {broken.message}")
     if report.broken is None and stopping.is_set():
         report.interrupted = True
         report.stopped = Stopped(stage, engine.calls - calls0, "interrupted: stopped on request")

@@ -49,11 +49,16 @@ def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, lim
 
 
 def gone(pid: int) -> bool:
+    """Ended: no such process, or a zombie (killed; only its parent's wait is missing)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+    return stat[stat.rfind(")") + 2] in "ZX"
 
 
 # -- broken engines through the CLI ------------------------------------------------------------
@@ -216,7 +221,7 @@ def test_replay_with_engine_cmd(tmp_path: Path) -> None:
 def test_pytest_plugin_with_engine_cmd(tmp_path: Path) -> None:
     cmd = shlex.join(serve_cmd("black-maria"))
     proc = subprocess.run(
-        [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--engine-cmd", cmd, "--ruleproof-game", "black-maria",
+        [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--ruleproof-engine-cmd", cmd, "--ruleproof-game", "black-maria",
          "--ruleproof-profile", "dev", "--ruleproof-traces", str(tmp_path / "traces"), "--rootdir", str(tmp_path)],
         cwd=tmp_path, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
@@ -238,7 +243,26 @@ def test_interrupted_kit_reaps_the_engine(sig: str, tmp_path: Path) -> None:
     while not pidfile.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(1.5)  # the engine now hangs in its 8th apply; the kit waits in the call
+    started = time.monotonic()
     proc.send_signal(getattr(signal, sig))
     proc.communicate(timeout=20)
-    assert proc.returncode == 130
+    assert proc.returncode == {"SIGINT": 130, "SIGTERM": 143}[sig]  # 128 + the signal, after the partial report
+    assert time.monotonic() - started < 10  # the hung call is abandoned soon, not after its 100 s timeout
     assert all(gone(int(p)) for p in pidfile.read_text().split())
+
+
+def test_engine_runs_in_its_own_session() -> None:
+    with SubprocessEngine(serve_cmd("moon")) as engine:
+        engine.hello()
+        assert os.getsid(engine.pid) == engine.pid and os.getpgid(engine.pid) == engine.pid
+        assert os.getsid(engine.pid) != os.getsid(0)
+
+
+def test_reply_ids_must_be_the_integer_sent() -> None:
+    # 1.0 and true compare equal to 1 in Python, but are not the id that was sent
+    for bad in ("1.0", "true"):
+        script = f"import sys\nfor line in sys.stdin:\n    print('{{\"jsonrpc\":\"2.0\",\"id\":{bad},\"result\":{{}}}}', flush=True)\n"
+        with SubprocessEngine([PY, "-c", script], timeout=5) as engine:
+            with pytest.raises(AdapterBroken) as info:
+                engine.hello()
+            assert info.value.kind == "wrong_id", info.value.message

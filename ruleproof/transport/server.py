@@ -8,6 +8,7 @@ log to stderr only.  ``bye`` is answered ``{}`` and ends the process.
 
 from __future__ import annotations
 
+import json
 import sys
 import traceback
 from typing import Any, BinaryIO
@@ -31,7 +32,7 @@ def serve(games: list[str] | None = None, stdin: BinaryIO | None = None, stdout:
     for line in inp:
         request_id, reply, done = handle(engine, line)
         if reply is not None:
-            out.write(orjson.dumps({"jsonrpc": "2.0", "id": request_id, **reply}) + b"\n")
+            out.write(encode({"jsonrpc": "2.0", "id": request_id, **reply}) + b"\n")
             out.flush()
         if done:
             return 0
@@ -41,14 +42,16 @@ def serve(games: list[str] | None = None, stdin: BinaryIO | None = None, stdout:
 def handle(engine: Any, line: bytes) -> tuple[Any, JSONObject | None, bool]:
     """One request line -> (id, {"result": ...} or {"error": ...} or None for a notification, bye?)."""
     try:
-        request = orjson.loads(line)
-    except orjson.JSONDecodeError as err:
+        request = decode(line)
+    except ValueError as err:
         return None, error(PARSE_ERROR, f"parse error: {err}", "bad_request"), False
     if not isinstance(request, dict) or request.get("jsonrpc") != "2.0" or not isinstance(request.get("method"), str):
         return None, error(INVALID_REQUEST, "invalid request: need jsonrpc '2.0' and a string method", "bad_request"), False
     request_id, method, params = request.get("id"), request["method"], request.get("params", {})
     if "id" not in request:
         return None, None, False  # a JSON-RPC notification gets no answer (the kit never sends one)
+    if not valid_id(request_id):  # JSON-RPC 2.0 §4: a String, a Number without fractional part, or Null
+        return None, error(INVALID_REQUEST, "invalid request: id must be a string, an integer or null", "bad_request"), False
     if not isinstance(params, dict):
         return request_id, error(INVALID_REQUEST, "invalid request: params must be an object", "bad_request"), False
     try:
@@ -58,6 +61,43 @@ def handle(engine: Any, line: bytes) -> tuple[Any, JSONObject | None, bool]:
     except Exception as exc:  # the engine failed: say so, log the traceback, keep serving
         traceback.print_exc(file=sys.stderr)
         return request_id, error(INTERNAL, f"{type(exc).__name__}: {exc}", "internal"), False
+
+
+def decode(line: bytes) -> Any:
+    """One JSON value; integers of any size stay integers (orjson alone turns those past 64 bits into floats)."""
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        value = _slow_decode(line)  # valid JSON orjson refuses, e.g. 1e400; else a parse error
+    else:
+        if isinstance(value, dict) and isinstance(value.get("id"), float):
+            value = _slow_decode(line)  # was the id a float, or an integer orjson could not hold?
+    return value
+
+
+def _slow_decode(line: bytes) -> Any:
+    try:
+        return json.loads(line, parse_constant=_not_json)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except UnicodeDecodeError as err:
+        raise ValueError(f"not UTF-8 ({err.reason})") from None
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def valid_id(value: Any) -> bool:
+    return value is None or isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def encode(reply: JSONObject) -> bytes:
+    """The response line; an id past 64 bits goes back exactly as it came."""
+    try:
+        return orjson.dumps(reply)
+    except TypeError:  # "Integer exceeds 64-bit range"
+        return json.dumps(reply, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def call(engine: Any, method: str, params: JSONObject) -> JSONObject:

@@ -11,9 +11,14 @@ back as the kit's ``EngineError`` kinds; anything outside the contract raises
 back and the tail of the engine's stderr.  After such a break the child is
 killed and every later call raises the same error at once.
 
-The child is always reaped: by ``close()`` (``bye``, then terminate, then
-kill), by the context manager, and (by a ``weakref.finalize``) on garbage collection and at interpreter exit.  POSIX only (it
-relies on ``select`` on pipes).
+The child runs in a session of its own, and ending it ends everything it
+started (``reaper.end``): by ``close()`` (``bye``, then SIGTERM, then SIGKILL
+to the whole family), by the context manager, and (by a ``weakref.finalize``)
+on garbage collection and at interpreter exit.  An engine that exits while a
+process it started still holds its stdout is reported as ``exited`` (Linux
+watches the pid itself), not as a timeout.  When the run is being stopped
+(``stop`` set), a call still waiting after ``STOP_GRACE`` seconds ends as
+``AdapterBroken("interrupted")``.  POSIX only (it relies on ``select`` on pipes).
 """
 
 from __future__ import annotations
@@ -30,11 +35,14 @@ import orjson
 
 from ruleproof import PROTOCOL_VERSION
 from ruleproof.engine import AdapterBroken, EngineError, JSONObject, Move, State, error_from_wire
+from ruleproof.transport.reaper import end, started
 
 MAX_LINE = 4 * 1024 * 1024  # bytes in one response line
 STDERR_TAIL = 64 * 1024  # bytes of the engine's log kept for reports
 SHOWN = 2000  # characters of an offending line kept in a report
 START_GRACE = 5.0  # the first call includes the engine's start-up: at least this long
+STOP_GRACE = 2.0  # seconds a call may still take once the run is being stopped
+_POLL = 0.25  # how often a wait looks at ``stop``
 
 
 class SubprocessEngine:
@@ -48,9 +56,11 @@ class SubprocessEngine:
         max_line: int = MAX_LINE,
         cwd: str | None = None,
         env: dict[str, str] | None = None,
+        stop: threading.Event | None = None,
     ) -> None:
         self.argv = list(argv)
         self.timeout = timeout
+        self.stop = stop
         self.max_line = max_line
         self._limit = timeout  # the current call's timeout, for messages
         self._request: JSONObject = {}  # the last request sent
@@ -63,21 +73,26 @@ class SubprocessEngine:
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, env=env, close_fds=True,
+                bufsize=0, cwd=cwd, env=env, close_fds=True, start_new_session=True,
             )  # fmt: skip
         except OSError as err:
             raise AdapterBroken("exited", f"could not start the engine {self.argv!r}: {err}") from None
         self.pid = self.proc.pid
+        started(self.pid)
+        self._stop_deadline: float | None = None
         self._out = self.proc.stdout.fileno()  # type: ignore[union-attr]
         self._in = self.proc.stdin.fileno()  # type: ignore[union-attr]
         os.set_blocking(self._out, False)
         os.set_blocking(self._in, False)
         self._sel = selectors.DefaultSelector()
         self._sel.register(self._out, selectors.EVENT_READ)
+        self._pidfd = _pidfd(self.pid)  # readable once the engine exits, even if a child holds its stdout
+        if self._pidfd is not None:
+            self._sel.register(self._pidfd, selectors.EVENT_READ)
         self._stderr_thread = threading.Thread(target=self._drain_stderr, name=f"engine-stderr-{self.pid}", daemon=True)
         self._stderr_thread.start()
         # reaped even if close() is never called: on garbage collection and at interpreter exit
-        self._finalizer = weakref.finalize(self, _reap, self.proc, 0.0)
+        self._finalizer = weakref.finalize(self, _reap, self.proc, 0.0, self._pidfd)
 
     # -- the Engine protocol ---------------------------------------------------------
     def hello(self) -> JSONObject:
@@ -110,9 +125,10 @@ class SubprocessEngine:
             proc.stdin.close()  # type: ignore[union-attr]
         except OSError:
             pass
-        _reap(proc, grace=1.0)
+        _reap(proc, 1.0, None)
         self._stderr_thread.join(timeout=1.0)
         self._sel.close()
+        _close_fd(self._pidfd)
         try:
             proc.stdout.close()  # type: ignore[union-attr]
         except OSError:
@@ -157,6 +173,7 @@ class SubprocessEngine:
         request = {"jsonrpc": "2.0", "id": ident, "method": method, "params": params}
         self._request = request
         self._limit = timeout
+        self._stop_deadline = None
         deadline = time.monotonic() + timeout
         self._check_quiet(request)
         self._write(orjson.dumps(request) + b"\n", request, deadline)
@@ -167,9 +184,9 @@ class SubprocessEngine:
             raise self._fail("not_json", f"the answer to {method} is not JSON ({err})", request, _shown(line)) from None
         if not isinstance(reply, dict) or reply.get("jsonrpc") != "2.0":
             raise self._fail("bad_response", f"the answer to {method} is not a JSON-RPC 2.0 response object", request, reply)
-        if reply.get("id") != ident:
-            got = reply.get("id")
-            if isinstance(got, int) and 0 < got < ident:
+        got = reply.get("id")
+        if type(got) is not int or got != ident:  # 1.0 and true are not the id 1
+            if type(got) is int and 0 < got < ident:
                 raise self._fail("extra_output", f"a second response to request {got} arrived while waiting for {method} (id {ident})", request, reply)
             raise self._fail("wrong_id", f"the answer to {method} has id {got!r}, expected {ident}", request, reply)
         if self._buf:  # more than one line came back at once
@@ -233,14 +250,32 @@ class SubprocessEngine:
             try:
                 chunk = os.read(self._out, 1 << 20)
             except BlockingIOError:
-                wait = deadline - time.monotonic()
-                if wait <= 0 or not self._sel.select(wait):
-                    if time.monotonic() >= deadline:
-                        raise self._fail("timeout", f"no answer to {request['method']} within {self._limit}s", request, _shown(bytes(buf)) or None) from None
+                self._await_output(request, deadline, buf)
                 continue
             if not chunk:
                 raise self._exited(request, f"while answering {request['method']}", partial=bytes(buf))
             buf += chunk
+
+    def _await_output(self, request: JSONObject, deadline: float, buf: bytearray) -> None:
+        """Wait for more of the answer; raise on the deadline, on the engine's exit, or on a stop."""
+        now = time.monotonic()
+        if self.stop is not None and self.stop.is_set():
+            if self._stop_deadline is None:
+                self._stop_deadline = now + STOP_GRACE
+            elif now >= self._stop_deadline:
+                raise self._fail("interrupted", f"the run was stopped while the engine was answering {request['method']}", request, _shown(bytes(buf)) or None)
+        ends = deadline if self._stop_deadline is None else min(deadline, self._stop_deadline)
+        wait = ends - now
+        if self.stop is not None and self._stop_deadline is None:
+            wait = min(wait, _POLL)
+        ready = {key.fd for key, _ in self._sel.select(max(wait, 0.0))} if wait > 0 else set()
+        if self._out in ready:
+            return
+        if self._pidfd is not None and self._pidfd in ready:
+            # the engine has exited but its stdout is still open: a process it started holds it
+            raise self._exited(request, f"while answering {request['method']} (a process it started still holds its stdout)", partial=bytes(buf))
+        if time.monotonic() >= deadline:
+            raise self._fail("timeout", f"no answer to {request['method']} within {self._limit}s", request, _shown(bytes(buf)) or None)
 
     # -- failures ----------------------------------------------------------------------
     def _fail(self, kind: str, message: str, request: JSONObject, received: Any) -> AdapterBroken:
@@ -262,7 +297,7 @@ class SubprocessEngine:
             self._broken = broken
         elif self._broken is None:
             self._broken = AdapterBroken("interrupted", "a call was interrupted; the engine was stopped")
-        _reap(self.proc, grace=0.0)
+        _reap(self.proc, 0.0, None)
         return broken
 
     def _drain_stderr(self) -> None:
@@ -290,18 +325,23 @@ def _shown(data: bytes) -> str:
     return text if len(text) <= SHOWN else f"{text[:SHOWN]}... ({len(data)} bytes)"
 
 
-def _reap(proc: subprocess.Popen[bytes], grace: float) -> None:
-    """Wait up to ``grace`` seconds, then terminate, then kill; never leave a zombie."""
-    if proc.poll() is not None:
-        return
+def _reap(proc: subprocess.Popen[bytes], grace: float, pidfd: int | None) -> None:
+    """End the engine and every process it started (``reaper.end``); never leave a zombie."""
+    end(proc, grace)
+    _close_fd(pidfd)
+
+
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when ``pid`` exits (Linux 5.3+), or None."""
     try:
-        proc.wait(timeout=grace) if grace > 0 else None
-    except subprocess.TimeoutExpired:
-        pass
-    if proc.poll() is None:
-        proc.terminate()
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
+def _close_fd(fd: int | None) -> None:
+    if fd is not None:
         try:
-            proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            os.close(fd)
+        except OSError:
+            pass

@@ -26,14 +26,14 @@ the same minimized trace.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import orjson
-from attrs import evolve, frozen
+from attrs import frozen
 
 from ruleproof.findings import Event, Setup, Trace
 
-Reproduces = Callable[[Trace], "int | None"]
+Reproduces = Callable[[Trace], int | None]
 Setups = Callable[[Setup], Sequence[Setup]]
 
 # A unit of deletion: the positions (ids, see _Work) of the events removed together.
@@ -190,10 +190,11 @@ def _dealers(setup: dict, dropped: int) -> Iterator[int]:
 
     All four games pass the deal to the left (dealer + 1), so the round that
     is kept is dealt by the same seat again only if the game starts there;
-    the other seats follow for engines that rotate otherwise.
+    then the dealer as it was (an engine that never rotates) and the other
+    direction.  Other seats are not tried: each costs a replay.
     """
     n, dealer = int(setup.get("players", 1)), int(setup.get("dealer", 0))
-    order = [(dealer + dropped) % n, dealer, (dealer - dropped) % n] + list(range(n))
+    order = [(dealer + dropped) % n, dealer, (dealer - dropped) % n]
     seen: set[int] = set()
     for d in order:
         if d not in seen:
@@ -221,11 +222,16 @@ def _drop_probes(work: _Work) -> None:
         _ddmin(work, probes)
 
 
-def _hoist_violation(work: _Work, tries: int = 4) -> None:
-    """Try the violating event earlier in its round: right after the deal first, then halfway."""
+def _hoist_violation(work: _Work) -> None:
+    """Try the violating event earlier in its round: right after the deal first, then halfway.
+
+    A probe usually breaks its rule anywhere (four tries); a move is rarely
+    legal much earlier, so it gets one try.
+    """
     last_id, last = work.pairs[-1]
     if last.kind == "new_game" or _is_deal(last):
         return
+    tries = 4 if last.kind == "reject" else 1
     game = _games(work.pairs)[-1]
     rounds = _rounds(game)
     start = work.pairs.index(rounds[-1][0]) + 1 if rounds else work.pairs.index(game[0]) + 1
@@ -241,7 +247,7 @@ def _hoist_violation(work: _Work, tries: int = 4) -> None:
 
 
 def _drop_rounds(work: _Work) -> None:
-    """Drop earlier rounds of each game: all of them at once (with each first dealer), then ddmin."""
+    """Drop earlier rounds of each game: all of them at once (up to three first dealers), then ddmin."""
     for game in reversed(_games(work.pairs)):
         if work.left() <= 0:
             return

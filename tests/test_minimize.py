@@ -1,0 +1,272 @@
+"""The concrete-trace minimizer: synthetic predicates (no engine), then one real mutant.
+
+The synthetic ``reproduces`` functions model what matters about an engine
+replay: a candidate either diverges (None) or shows the violation at some
+event, and the minimizer must keep only what the violation needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+from ruleproof.findings import Event, Finding, Setup, Trace
+from ruleproof.minimize import Minimized, minimize
+
+GAME = "black-maria"
+FINDING = Finding("BM-X-1", "synthetic", 1, 2)
+
+
+def new_game(players: int = 4, dealer: int = 0, target: int = 100) -> Event:
+    return Event("new_game", {"game": GAME, "players": players, "dealer": dealer, "options": {"target": target}})
+
+
+def deal(tag: str) -> Event:
+    return Event("apply", {"type": "deal", "hands": [[tag]]})
+
+
+def play(tag: str) -> Event:
+    return Event("apply", {"type": "play", "card": tag})
+
+
+def probe(tag: str) -> Event:
+    return Event("reject", {"type": "play", "card": tag}, "BM-FOLLOW-1")
+
+
+def build(games: int, rounds: int, moves: int, probe_every: int = 5, players: int = 4, target: int = 100) -> list[Event]:
+    """A trace shaped like the state machine's: games of rounds of moves, with probes mixed in."""
+    events: list[Event] = []
+    for g in range(games):
+        events.append(new_game(players, dealer=g % players, target=target))
+        for r in range(rounds):
+            events.append(deal(f"g{g}r{r}"))
+            for m in range(moves):
+                events.append(play(f"g{g}r{r}m{m}"))
+                if m % probe_every == probe_every - 1:
+                    events.append(probe(f"g{g}r{r}p{m}"))
+    return events
+
+
+def needs(*required: Event, violation: Event, extra: Callable[[list[Event]], bool] = lambda events: True) -> Callable[[Trace], int | None]:
+    """Reproduces when the required events occur in order before ``violation``; counts the calls."""
+
+    def reproduces(trace: Trace) -> int | None:
+        reproduces.calls += 1  # type: ignore[attr-defined]
+        events = list(trace.events)
+        if not extra(events):
+            return None
+        want = list(required)
+        for i, e in enumerate(events):
+            if want and e == want[0]:
+                want.pop(0)
+            elif not want and e == violation:
+                return i + 1
+        return None
+
+    reproduces.calls = 0  # type: ignore[attr-defined]
+    return reproduces
+
+
+def seated(events: list[Event]) -> bool:
+    """Each round must be dealt by its own seat: the tag's round r of game g needs dealer (g + r) % n.
+
+    This is Black Maria's rotation: dropping earlier rounds only replays when
+    the new_game dealer moves with them.
+    """
+    dealer = players = dealt = 0
+    for e in events:
+        if e.kind == "new_game":
+            dealer, players, dealt = e.value["dealer"], e.value["players"], 0
+        elif e.kind == "apply" and e.value["type"] == "deal":
+            tag = e.value["hands"][0][0]
+            g, r = int(tag[1 : tag.index("r")]), int(tag[tag.index("r") + 1 :])
+            if (dealer + dealt) % players != (g + r) % players:
+                return False
+            dealt += 1
+    return True
+
+
+def run(events: list[Event], reproduces: Any, budget: int = 100, **kw: Any) -> Minimized:
+    return minimize(Trace(GAME, tuple(events), FINDING), reproduces, budget=budget, **kw)
+
+
+def test_keeps_only_what_the_violation_needs() -> None:
+    events = build(games=3, rounds=3, moves=20)
+    violation = events[-1]
+    last_game = max(i for i, e in enumerate(events) if e.kind == "new_game")
+    last_deal = max(i for i, e in enumerate(events) if e.kind == "apply" and e.value["type"] == "deal")
+    required = [events[last_game], events[last_deal], events[last_deal + 3], events[last_deal + 10]]
+    reproduces = needs(*required, violation=violation)
+    result = run(events, reproduces)
+    assert list(result.trace.events) == required + [violation]
+    assert result.original == len(events)
+    assert result.replays == reproduces.calls <= 100
+    assert result.trace.finding == FINDING
+    assert result.trace.game == GAME
+
+
+def test_typical_trace_reaches_a_few_dozen_events_within_100_replays() -> None:
+    # 3 games, ~280 events; the violation depends on 13 moves of its own round and the dealer rotation
+    events = build(games=3, rounds=3, moves=25)
+    last_deal = max(i for i, e in enumerate(events) if e.kind == "apply" and e.value["type"] == "deal")
+    round_moves = [i for i in range(last_deal + 1, len(events) - 1) if events[i].kind == "apply"]
+    required = [events[last_deal]] + [events[i] for i in round_moves[::2]]
+    reproduces = needs(*required, violation=events[-1], extra=seated)
+    result = run(events, reproduces, budget=100)
+    assert len(events) > 250
+    assert result.replays <= 100
+    assert len(result.trace.events) <= 20, [e.to_json() for e in result.trace.events]
+    assert result.trace.events[0].value["dealer"] == (2 + 2) % 4  # game 2's round 2 is dealt by seat 0
+    assert seated(list(result.trace.events))
+
+
+def test_dropping_earlier_rounds_moves_the_first_dealer() -> None:
+    events = build(games=1, rounds=4, moves=6, probe_every=100)
+    last_deal = max(i for i, e in enumerate(events) if e.kind == "apply" and e.value["type"] == "deal")
+    reproduces = needs(events[last_deal], violation=events[-1], extra=seated)
+    result = run(events, reproduces)
+    kept = list(result.trace.events)
+    assert kept[0].value["dealer"] == 3  # round 3 was dealt by seat (0 + 3) % 4
+    assert kept[1] == events[last_deal]
+    assert len(kept) == 3  # new_game, the deal, the violation (the moves in between are not needed)
+
+
+def test_a_violation_seen_earlier_cuts_the_trace_there() -> None:
+    events = build(games=2, rounds=1, moves=30)
+    violation = play("boom")
+    events = events[:40] + [violation] + events[40:] + [violation]
+    reproduces = needs(violation=violation)
+    result = run(events, reproduces)
+    assert result.trace.events[-1] == violation
+    assert len(result.trace.events) <= 3
+    assert result.replays <= 20
+
+
+def test_a_probe_violation_is_hoisted_to_just_after_the_deal() -> None:
+    events = build(games=1, rounds=1, moves=60, probe_every=100) + [probe("accepted")]
+    reproduces = needs(events[1], violation=events[-1])
+    result = run(events, reproduces)
+    assert list(result.trace.events) == [events[0], events[1], events[-1]]
+    assert result.replays <= 5
+
+
+def test_smaller_setups_are_substituted_when_they_reproduce() -> None:
+    events = build(games=1, rounds=3, moves=5, probe_every=100, target=100)
+    last_deal = max(i for i, e in enumerate(events) if e.kind == "apply" and e.value["type"] == "deal")
+
+    def game_end(evs: list[Event]) -> bool:  # the game ends after ceil(target / 40) rounds; 3-player setups diverge
+        setup = evs[0].value
+        rounds = sum(1 for e in evs if e.kind == "apply" and e.value["type"] == "deal")
+        return setup["players"] == 4 and rounds * 40 >= setup["options"]["target"]
+
+    asked: list[Setup] = []
+
+    def smaller(setup: Setup) -> list[Setup]:
+        asked.append(setup)
+        target = setup.options["target"]
+        out = [Setup(setup.game, 3, 0, setup.options)] if setup.players == 4 else []
+        return out + ([Setup(setup.game, setup.players, setup.dealer, {"target": target // 2})] if target > 1 else [])
+
+    reproduces = needs(events[last_deal], violation=events[-1], extra=lambda evs: seated(evs) and game_end(evs))
+    result = run(events, reproduces, setups=smaller)
+    first = result.trace.events[0].value
+    assert first["players"] == 4
+    assert first["options"]["target"] <= 40
+    assert sum(1 for e in result.trace.events if e.kind == "apply" and e.value["type"] == "deal") == 1
+    assert asked, "the setups callback was consulted"
+
+
+def test_budget_counts_replays_and_the_result_is_deterministic() -> None:
+    events = build(games=3, rounds=3, moves=20)
+    required = [events[0], events[5], events[30]]
+    first = run(events, needs(*required, violation=events[-1]), budget=7)
+    again = run(events, needs(*required, violation=events[-1]), budget=7)
+    assert first.replays == 7
+    assert first == again
+    assert len(first.trace.events) < len(events)
+
+
+def test_an_input_that_does_not_reproduce_comes_back_unchanged() -> None:
+    events = build(games=1, rounds=1, moves=10)
+    reproduces = needs(violation=play("never"))
+    result = run(events, reproduces)
+    assert list(result.trace.events) == events
+    assert result.replays == 1
+
+
+def test_a_one_event_trace_is_already_minimal() -> None:
+    events = [new_game()]
+    result = run(events, needs(violation=events[0]))
+    assert list(result.trace.events) == events
+    assert result.replays == 1
+
+
+# mutant -> the most events its minimized counterexample may keep: a trick rule needs a trick or
+# two after the passes; a scoring rule needs its whole round (4 passes, 52 plays); a probe needs a deal
+REAL = {"WinnerDoesNotLead": 20, "SpadeHonoursUnderStandard": 60, "CardNotHeldAccepted": 8}
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_real_mutant_trace_is_minimized_by_replay(name: str) -> None:
+    """A long trace (half a clean game, then the mutant's game) against a gallery mutant, replayed for real."""
+    from ruleproof.checked import CheckedEngine
+    from ruleproof.properties import properties_for
+    from ruleproof.replay import replay
+    from tests.mutants import REGISTRY, all_mutants
+
+    all_mutants("black-maria")
+    mutant = REGISTRY[name]
+    props = properties_for(mutant.game)
+    engine = CheckedEngine(mutant.engine())
+    trace = _played_trace(engine, mutant.game)
+    violated_at = replay(trace, engine, props, stop_at=mutant.clause).first(mutant.clause)
+    assert violated_at is not None, "the driven trace shows the mutant's bug"
+    trace = Trace(trace.game, trace.events[: violated_at + 1], Finding(mutant.clause, "as recorded"))
+    assert trace.games()[-1][0] > 0, "the violation is in the second game"
+
+    def reproduces(candidate: Trace) -> int | None:
+        at = replay(candidate, engine, props, stop_at=mutant.clause).first(mutant.clause)
+        return None if at is None else at + 1
+
+    result = minimize(trace, reproduces, budget=80)
+    assert result.replays <= 80
+    assert result.original == len(trace.events)
+    assert len(result.trace.events) < len(trace.events)
+    assert len(result.trace.events) <= REAL[name], [e.to_json() for e in result.trace.events]
+    assert reproduces(result.trace) == len(result.trace.events)
+
+
+def _played_trace(engine: Any, game: str) -> Trace:
+    """Two Black Maria games driven deterministically: a fixed shuffle per deal, the last legal move.
+
+    The first game stops after two passes (before any rule a mutant breaks is
+    judged); the second runs on.  Probes that break no mutant's rule (a play
+    during the passes, a pass during the play) come every seventh event, and
+    after 40 events of the second game one play of a card the player does not hold.
+    """
+    import random
+
+    events: list[Event] = []
+    rng = random.Random(7)
+    for g, stop in enumerate((4, 200)):
+        start = len(events)
+        options = {"scoring": "standard", "target": 100}
+        events.append(Event("new_game", {"game": game, "players": 4, "dealer": g, "options": options}))
+        state = engine.new_game(game, 4, g, options)
+        deck = list(state["zones"]["deck"])
+        rng.shuffle(deck)
+        hands = [deck[i * 13 : (i + 1) * 13] for i in range(4)]
+        events.append(Event("apply", {"type": "deal", "hands": hands}))
+        state = engine.apply(events[-1].value)
+        while state["phase"] in ("pass", "play") and len(events) - start < stop:
+            hand = state["zones"][f"hand/{state['to_act']}"]
+            if len(events) % 7 == 0:
+                wrong = {"type": "play", "card": hand[0]} if state["phase"] == "pass" else {"type": "pass", "cards": hand[:3]}
+                events.append(Event("reject", wrong, "BM-PASS-1" if state["phase"] == "pass" else "BM-FOLLOW-1"))
+            if g == 1 and len(events) - start == 40 and state["phase"] == "play":
+                other = next(c for s in range(4) if s != state["to_act"] for c in state["zones"].get(f"hand/{s}", []))
+                events.append(Event("reject", {"type": "play", "card": other}, "BM-FOLLOW-1"))
+            events.append(Event("apply", engine.legal_moves()[-1]))
+            state = engine.apply(events[-1].value)
+    return Trace(game, tuple(events))

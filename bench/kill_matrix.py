@@ -19,10 +19,37 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from collections import Counter  # noqa: E402
+
 from ruleproof.checked import CheckedEngine  # noqa: E402
+from ruleproof.findings import Setup, Trace  # noqa: E402
+from ruleproof.properties import properties_for  # noqa: E402
+from ruleproof.session import Ledger, Session  # noqa: E402
 from ruleproof.properties import available_games  # noqa: E402
 from ruleproof.runner import PROFILES, certify_game  # noqa: E402
 from tests.mutants import REGISTRY, all_mutants  # noqa: E402
+
+
+def caught_in(engine: CheckedEngine, game: str, trace: Trace, clause: str) -> str:
+    """The situation(s) of ``clause`` judged at the counterexample's last (violating) step: the trace
+    is replayed with a fresh ledger and its situation counts compared before and after that step."""
+    props_cls = properties_for(game)
+    if clause not in props_cls.situations:
+        return "-"
+    ledger = Ledger()
+    session = Session(engine, props_cls, ledger, lambda finding, _: None)
+    before: Counter[str] = Counter()
+    for i, event in enumerate(trace.events):
+        if i == len(trace.events) - 1:
+            before = Counter(ledger.situations.get(clause, {}))
+        if event.kind == "new_game":
+            session.start(Setup.from_json(event.value))
+        elif event.kind == "reject":
+            session.reject(event.value, event.clause or "CONTRACT-REJECT-1")
+        else:
+            session.apply(event.value, listed=event.value.get("type") != "deal")
+    names = sorted((Counter(ledger.situations.get(clause, {})) - before).keys())
+    return ", ".join(names) or "-"
 
 
 def measure(name: str, profile: str) -> dict[str, object]:
@@ -47,6 +74,7 @@ def measure(name: str, profile: str) -> dict[str, object]:
         "trace": f"{hit.original_steps} → {hit.steps}" if hit else None,
         "source": hit.source if hit else "",
         "broken": report.broken.message if report.broken else "",
+        "situation": caught_in(CheckedEngine(m.engine()), m.game, hit.trace, m.clause) if hit else "-",
     }
 
 
@@ -72,7 +100,8 @@ def main() -> int:
         "counterexample's length in steps (new_game, moves and rejected moves) as first recorded → after",
         "minimization on the concrete trace and the confirming replay. *state machine alone* repeats the",
         "certification without fixtures: whether the Hypothesis properties catch the mutant by themselves,",
-        "how fast, and their counterexample's lengths.",
+        "how fast, and their counterexample's lengths. *situation* names, for a clause that declares",
+        "situations (the readings it tells apart, issue 10), the one it was judged in at the violating step.",
         "",
     ]
     solo = sorted(r["solo_steps"] for r in rows if r["solo_steps"] is not None)
@@ -83,12 +112,12 @@ def main() -> int:
         mine = [r for r in rows if r["game"] == game]
         killed = sum(1 for r in mine if r["killed"])
         lines += [f"## {game}: {killed}/{len(mine)} killed", "",
-                  "| mutant | bug | clause expected | clause(s) reported | killed | by | time to detect (s) | shrunk trace | state machine alone |",
-                  "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+                  "| mutant | bug | clause expected | clause(s) reported | killed | by | situation that caught it | time to detect (s) | shrunk trace | state machine alone |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
         for r in mine:
             lines.append(
                 f"| {r['mutant']} | {r['description']} | {r['expected']} | {', '.join(r['reported']) or '-'} | "
-                f"{'yes' if r['killed'] else '**NO**'} | {r['source']} | {r['seconds']} | {r['trace'] or '-'} | {r['solo']} |"
+                f"{'yes' if r['killed'] else '**NO**'} | {r['source']} | {r['situation']} | {r['seconds']} | {r['trace'] or '-'} | {r['solo']} |"
             )
         lines.append("")
     Path(args.out).write_text("\n".join(lines), encoding="utf-8")

@@ -127,14 +127,14 @@ class BlackMariaProperties(GameProperties):
         return {"type": "deal", "hands": [list(cards[i * size : (i + 1) * size]) for i in range(self.n)]}
 
     def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> dict[str, Any]:
-        """Two games in three steer the penalty cards to one seat (drawn per game), so that a game
-        reaches a target of 100 in a few rounds and the other seats often tie for the lowest total;
-        the rest play at random."""
+        """Most games (3 in 4 at 3 players, 2 in 3 at 4) steer the penalty cards to one seat, drawn
+        per game, so that a game reaches a target of 100 in a few rounds and the other seats often
+        tie for the lowest total; the rest play at random (and so do 1 in 8 plays of a steered game)."""
         moves = snap.moves
         n = len(moves)
         if self.victim is None:
-            self.victim = (pick // n) % (self.n + self.n // 2) if self.n else -1
-            self.victim = self.victim if self.victim < self.n else -1
+            seat = (pick // n) % (self.n + self.n // 2)
+            self.victim = seat if seat < self.n else -1
         if snap.phase == "play" and self.victim >= 0 and (pick // n) % 8:
             card = steer_card(self, snap)
             if card is not None:

@@ -160,6 +160,12 @@ class FoolProperties(GameProperties):
     # FOOL-OFF-1 defines "off-colour"; an engine that misreads it fails FOOL-WORST-2 or FOOL-WILD-2
     covered_only = frozenset({"FOOL-OFF-1"})
 
+    # the readings of the game end: which of the two end conditions fired (or neither), and a shared win
+    situations: ClassVar[dict[str, tuple[str, ...]]] = {
+        "FOOL-GAME-1": ("continues", "ends-by-loss", "ends-by-sixth-ten"),
+        "FOOL-GAME-2": ("unique-highest", "tie-for-highest"),
+    }
+
     def __init__(self, setup: Setup, ledger: Any) -> None:
         super().__init__(setup, ledger)
         n = setup.players
@@ -601,6 +607,7 @@ def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
                  f"after a round the game ends iff {rule} or some plus-ten tally reaches 6; otherwise the next round is dealt",
                  {"phase": "over" if over else "deal"},
                  {"phase": after.phase, "scores": scores, "tens": tens, "penalties": penalties})  # fmt: skip
+    props.situation("FOOL-GAME-1", "ends-by-sixth-ten" if any(t >= SIXTH_TEN for t in tens) else "ends-by-loss" if lost else "continues")
     props.cover("FOOL-INV-10")
     rounds = after.get("round") or 0
     props.expect("FOOL-INV-11", rounds <= 65 * n, f"a game has at most 65n = {65 * n} rounds", 65 * n, rounds)
@@ -609,6 +616,7 @@ def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
         winners = [s for s in range(n) if scores[s] == top]
         got = sorted(((after.get("result") or {}).get("winners")) or [])
         props.expect("FOOL-GAME-2", got == winners, "the highest total wins; players tied for it share the win", winners, got)
+        props.situation("FOOL-GAME-2", "tie-for-highest" if len(winners) > 1 else "unique-highest")
         props.expect("FOOL-INV-10", rounds == before.get("round"), "when the game ends no further round is dealt",
                      before.get("round"), rounds)  # fmt: skip
     else:

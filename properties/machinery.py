@@ -37,8 +37,12 @@ CONTRACT_ERROR = "CONTRACT-ERROR-1"  # a well-formed rule-breaking move is illeg
 CONTRACT_DETERMINISM = "CONTRACT-DET-1"  # the same moves from the same deal give the same states
 CONTRACT_OVER = "CONTRACT-OVER-1"  # no move is accepted after over
 CONTRACT_SETUP = "CONTRACT-SETUP-1"  # the state echoes the setup: game, players, dealer, options, round 0, deal
+CONTRACT_OPTIONS = "CONTRACT-SETUP-2"  # a forbidden option (wrong type, unknown, outside the contract) is bad_request
+CONTRACT_DEFAULTS = "CONTRACT-SETUP-3"  # an option left out of new_game takes the contract's default
 CONTRACT_CLAUSES = (
     CONTRACT_SETUP,
+    CONTRACT_OPTIONS,
+    CONTRACT_DEFAULTS,
     CONTRACT_PHASE,
     CONTRACT_DISTINCT,
     CONTRACT_ACCEPT,

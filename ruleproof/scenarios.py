@@ -116,10 +116,10 @@ def load_dirs(dirs: Sequence[str | Path], *, beside_bundled: bool = True) -> lis
     for d in dirs:
         folder = Path(d)
         if not folder.is_dir():
-            raise FixtureError(f"--fixtures {d}: not a folder")
+            raise FixtureError(f"{d}: not a folder")
         files = sorted(folder.rglob("*.json"))
         if not files:
-            raise FixtureError(f"--fixtures {d}: no *.json fixture files in it")
+            raise FixtureError(f"{d}: no *.json fixture files in it")
         for path in files:
             fx = load_file(path)
             validate(fx)

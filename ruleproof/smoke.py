@@ -6,7 +6,9 @@ refusing every declared setup, an accepted move answered with the old state
 (``stale_state``), and whatever the transport or the schemas reject.  It is a
 short, fully scripted sequence, run through a ``Session``:
 
-1. ``hello`` answers and declares games, among them this one;
+1. ``hello`` answers and declares games, among them this one; a few ``new_game`` calls with
+   options the contract forbids, and one with every option left out (``ruleproof.setup_probes``:
+   CONTRACT-SETUP-2/-3);
 2. ``new_game`` (the setup of the game's first bundled fixture the engine
    supports, else the first declared values), then an unknown move type, which
    the contract says is ``illegal_move``;
@@ -35,6 +37,7 @@ from ruleproof.properties import properties_for
 from ruleproof.properties.machinery import GameProperties, Snapshot, canonical
 from ruleproof.scenarios import bundled, unsupported_reason
 from ruleproof.session import Ledger, Session, Sink
+from ruleproof.setup_probes import probe_setups
 
 
 def smoke(engine: CheckedEngine, game: str, ledger: Ledger, sink: Sink) -> dict[str, Any]:
@@ -50,6 +53,7 @@ def smoke(engine: CheckedEngine, game: str, ledger: Ledger, sink: Sink) -> dict[
         raise Unsupported(f"the engine does not declare {game!r} in hello")
     declared = hello["games"][game]
     props_cls = properties_for(game)
+    probe_setups(engine, game, declared, props_cls, ledger, sink)  # CONTRACT-SETUP-2/-3: a few new_game calls
     refusals = []
     for setup, deal in _candidates(game, declared):
         session = Session(engine, props_cls, ledger, sink)

@@ -23,6 +23,7 @@ import orjson
 import pytest
 
 from ruleproof.cli import main
+from tests.processes import gone
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken_engines"
@@ -58,19 +59,6 @@ def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, lim
         [PY, "-m", "ruleproof.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=limit,
         env={**os.environ, "COLUMNS": "200", **(env or {})},
     )  # fmt: skip
-
-
-def gone(pid: int) -> bool:
-    """Ended: no such process, or a zombie (killed; only its parent's wait is missing)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        return False
-    return stat[stat.rfind(")") + 2] in "ZX"
 
 
 # -- probe 1: a factory that cannot give an engine ------------------------------------------------

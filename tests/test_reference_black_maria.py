@@ -513,6 +513,8 @@ OBSERVE: dict[str, Callable[[BlackMaria], Any]] = {
     "EndsOnlyAboveTarget": obs_end(target=26),
     "FirstOverTargetWins": obs_end(target=20, scores=(3, 0, 3, 5)),
     "TieNotShared": obs_end(target=20),
+    "RevokeAcceptedOnApply": obs_follow,  # the same legal moves; only apply differs
+    "QueenOfSpadesBonus": obs_scores("standard"),
 }
 
 MUTANTS = {m.name: m for m in all_mutants("black-maria")}
@@ -534,7 +536,9 @@ def test_mutant_differs_from_reference(name: str) -> None:
 
 def test_schema_is_valid_draft_2020_12() -> None:
     jsonschema_rs.meta.validate(SCHEMA)
-    assert not MOVE_OK.is_valid({"type": "pass", "cards": ["AS", "KS"]})
+    # a pass of the wrong size is the rules' business (BM-PASS-1), not the schema's
+    assert MOVE_OK.is_valid({"type": "pass", "cards": ["AS", "KS"]})
+    assert not MOVE_OK.is_valid({"type": "pass", "cards": "AS"})
     assert not MOVE_OK.is_valid({"type": "play", "card": "AS", "seat": 0})
     assert not MOVE_OK.is_valid({"type": "deal", "hands": []})
     assert not MOVE_OK.is_valid({"type": "play", "card": "1S"})

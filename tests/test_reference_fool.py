@@ -490,7 +490,18 @@ def sixth_ten(rules: Fool) -> Any:
     return rules.to_json(play(rules, state, "G10", "G2", "G12"))["phase"]
 
 
+def off_colour_applied(rules: Fool) -> Any:
+    """The same legal moves as the reference; only apply takes the off-colour G4 from a seat holding R4."""
+    hands = [["R9", "R3"], ["R4", "G4", "1"], ["G20", "G5"], ["R7", "R8"]]
+    state = play(rules, position(rules, hands, leader=0, fools=(3,)), "R9")
+    try:
+        return rules.apply(state, {"type": "play", "card": "G4"}).to_act
+    except IllegalMove as exc:
+        return ("illegal", exc.clause)
+
+
 DIFFERENCES: dict[str, Callable[[Fool], Any]] = {
+    "LossDefaultsGross": lambda r: r.defaults(5)["loss"],  # CONTRACT-SETUP-3: an option left out of new_game
     "WorstLowestOverall": lambda r: rules_json_fools(r, play(r, trick_a(r), "B9", "B5", "B10", "Y11", "R5", "Y2")),
     "WorstTieEarlier": lambda r: fd1(r).fools,
     "SecondFoolLowestNumber": second_fool,
@@ -515,7 +526,11 @@ DIFFERENCES: dict[str, Callable[[Fool], Any]] = {
     "LossBelowEighty": lambda r: fd6_json(r, scores=(0, 0, 0, -53))["phase"],
     "GrossCountsNet": lambda r: fd6_json(r, loss="gross", penalties=(0, 0, 0, 53))["phase"],
     "TieWinnerLowestSeat": lambda r: fd6_json(r, scores=(11, 0, 0, -53))["result"],
+    "OffColourAccepted": off_colour_applied,
+    "LastPlayersAreFools": second_fool,  # the off-colour R9 and B12 are the fools, not the last two played
+    "FoolLeadsNext": lambda r: fd2(r).leader,
 }
+
 
 
 def rules_json_fools(rules: Fool, state: FoolState) -> Any:

@@ -459,10 +459,17 @@ MUTANT_CASES: dict[type[Idiot], tuple[IdiotState, Callable[[Idiot, IdiotState], 
         evolve(table([["5C", "8C", "AC"], ["4C", "KD", "KH"]], draw=["3C"]), phase="opening", opening_rank="9", declines=1, to_act=1),
         lambda rules, s: rules.to_json(rules.apply(s, {"type": "decline"})),
     ),
+    mutants.RunCountsThroughTwos: (table([["9C", "8C", "AC"], ["4C"]], discard=["9D", "9H", "2S", "9S"]), _after("9C")),
+    mutants.RoundNotCounted: (
+        REF.start(2, 0, check_setup(REF, 2, 0, {})),
+        lambda rules, s: rules.to_json(rules.apply(s, deal_move(random.Random(1), 2, 1)))["round"],
+    ),
     mutants.FirstOutEnds: (
         table([["9C"], ["4C"], ["QC"]], face_up=[[], ["KS"], ["KS"]], face_down=[[], ["KS"], ["KS"]], discard=["3S"]),
         _after("9C"),
     ),
+    # a heart of a lower rank from the hand: only the mutant lists it on a 9
+    mutants.HeartsGoAnywhere: (table([["3H", "3C", "KC"], ["4C"]], discard=["9D"]), _moves),
 }
 
 

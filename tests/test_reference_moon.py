@@ -427,6 +427,15 @@ def _full_trick(r: Moon) -> Any:
                {"type": "play", "tile": "5-1"}).to_act
 
 
+def _off_suit_applied(rules: Moon) -> Any:
+    """The same legal moves as the reference; only apply takes 2-1 while seat 1 holds a 6 to follow 6-6 with."""
+    state = play_state([["6-6"], ["6-1", "2-1"], ["3-1", "4-1"]], "none", to_act=1, trick=("6-6",), trick_seats=(0,))
+    try:
+        return rules.apply(state, {"type": "play", "tile": "2-1"}).to_act
+    except IllegalMove as exc:
+        return ("illegal", exc.clause)
+
+
 SCENARIOS: dict[str, Callable[[Moon], Any]] = {
     "DuplicateTilesAccepted": _dup_deal,
     "FirstBidderNotRotating": lambda r: _bid_all_pass(r).first_bidder,
@@ -466,13 +475,16 @@ SCENARIOS: dict[str, Callable[[Moon], Any]] = {
     "OpponentsNotScoring": lambda r: scored(r, 5, (4, 2, 1)).scores,
     "ExactTargetNotEnough": lambda r: scored(r, 5, (5, 1, 1), target=5).phase,
     "TieAtTargetEnds": lambda r: scored(r, 4, (3, 4, 0), scores=(8, 0, 0), target=4).phase,
+    "ExactBidNotMade": lambda r: scored(r, 4, (4, 2, 1)).scores,
+    "TargetBeyondContract": lambda r: r.declaration()["options"]["target"],  # CONTRACT-SETUP-2: what new_game accepts
+    "TileOffSuitAccepted": _off_suit_applied,
 }
 
 
 def test_every_mutant_has_a_scenario() -> None:
     names = {mu.name for mu in all_mutants("moon")}
     assert names == set(SCENARIOS) and len(names) >= 12
-    assert all(mu.clause.startswith("MOON-") for mu in all_mutants("moon"))
+    assert all(mu.clause.startswith(("MOON-", "CONTRACT-")) for mu in all_mutants("moon"))
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

@@ -25,6 +25,7 @@ from ruleproof.engine import AdapterBroken, BadRequest, IllegalMove
 from ruleproof.runner import PROFILES, certify_game
 from ruleproof.transport.server import serve
 from ruleproof.transport.subprocess import SubprocessEngine
+from tests.processes import gone
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken_engines"
@@ -46,19 +47,6 @@ def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, lim
         env={**os.environ, "COLUMNS": "200", **(env or {})},
     )  # fmt: skip
     return proc, time.monotonic() - started
-
-
-def gone(pid: int) -> bool:
-    """Ended: no such process, or a zombie (killed; only its parent's wait is missing)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return True
-        return False
-    return stat[stat.rfind(")") + 2] in "ZX"
 
 
 # -- broken engines through the CLI ------------------------------------------------------------

@@ -77,7 +77,8 @@ class OpenSpielHearts:
             raise BadRequest(f"options: unknown {', '.join(sorted(unknown))}")
         if options.get("scoring", "standard") != "standard":
             raise BadRequest(f"options.scoring: OpenSpiel scores hearts 1 and the QS 13 only, not {options['scoring']!r}")
-        if options.get("target", 1) != 1:
+        target = options.get("target", 1)
+        if type(target) is not int or target != 1:  # True == 1 in Python: a bool is the wrong type (CONTRACT-SETUP-2)
             raise BadRequest(f"options.target: OpenSpiel plays one hand, a game to target 1, not {options['target']!r}")
         self.spiel = self.game.new_initial_state()
         self.dealer = dealer

@@ -48,6 +48,24 @@ class Mutant:
         return f"{self.rules.__module__}:{self.rules.__qualname__}.engine"
 
 
+class ListsByTheRules:
+    """Mixin for a mutant whose ``legal_moves`` keeps the rules while ``apply`` does not.
+
+    The rule methods both share see ``self.listing`` set while ``legal_moves`` runs, so a
+    mutant can answer by the rules there and break them on ``apply`` only: a bug that only
+    an accepted probe, judged on the transition it makes, can show.
+    """
+
+    listing = False
+
+    def legal_moves(self, state: Any) -> list[dict[str, object]]:
+        self.listing = True
+        try:
+            return super().legal_moves(state)  # type: ignore[misc,no-any-return]
+        finally:
+            self.listing = False
+
+
 REGISTRY: dict[str, Mutant] = {}
 
 

@@ -14,7 +14,7 @@ from attrs import evolve
 
 from ruleproof.notation import rank_index, suit
 from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, in_deck_order
-from tests.mutants import mutant
+from tests.mutants import ListsByTheRules, mutant
 
 
 @mutant("BM-DEAL-1", "with 3 players the 2D is removed instead of the 2C")
@@ -161,16 +161,9 @@ class TieNotShared(BlackMaria):
 
 
 @mutant("BM-INV-3", "legal_moves is right, but apply takes a revoke: a card off the led suit while holding it")
-class RevokeAcceptedOnApply(BlackMaria):
-    def legal_moves(self, state: BlackMariaState) -> list[dict[str, object]]:
-        self.listing = True
-        try:
-            return super().legal_moves(state)
-        finally:
-            self.listing = False
-
+class RevokeAcceptedOnApply(ListsByTheRules, BlackMaria):
     def playable(self, hand: Cards, trick: Cards) -> Cards:
-        return super().playable(hand, trick) if getattr(self, "listing", False) else hand
+        return super().playable(hand, trick) if self.listing else hand
 
 
 @mutant("BM-INV-6", "the QS scores -13 for whoever takes it under standard scoring, so a total can go down")

@@ -12,7 +12,8 @@ from ruleproof.notation import FOOL_WILD, fool_number
 from attrs import evolve
 
 from ruleproof.reference.fool import Fool, FoolState, Hand, Seat
-from tests.mutants import mutant
+from ruleproof.engine import JSONObject
+from tests.mutants import ListsByTheRules, mutant
 
 
 @mutant("FOOL-WORST-2", "the worst card is the lowest number in the trick, whatever its colour")
@@ -169,16 +170,9 @@ class TieWinnerLowestSeat(Fool):
 
 
 @mutant("FOOL-INV-4", "legal_moves is right, but apply takes an off-colour card from a player who holds the lead colour")
-class OffColourAccepted(Fool):
-    def legal_moves(self, state: FoolState) -> list[dict[str, object]]:
-        self.listing = True
-        try:
-            return super().legal_moves(state)
-        finally:
-            self.listing = False
-
+class OffColourAccepted(ListsByTheRules, Fool):
     def may_play(self, card: str, lead: str | None, must_follow: bool) -> bool:
-        return super().may_play(card, lead, must_follow) if getattr(self, "listing", False) else True
+        return super().may_play(card, lead, must_follow) if self.listing else True
 
 
 @mutant("FOOL-INV-5", "the fools are the players of the last cards played, not of the worst ones")
@@ -196,3 +190,9 @@ class FoolLeadsNext(Fool):
             return after
         fool = after.fools[0]
         return evolve(after, leader=fool, to_act=fool)
+
+
+@mutant("CONTRACT-SETUP-3", "an option left out of new_game defaults to loss gross, not the contract's net")
+class LossDefaultsGross(Fool):
+    def defaults(self, players: int) -> JSONObject:
+        return {**super().defaults(players), "loss": "gross"}

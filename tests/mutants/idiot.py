@@ -8,6 +8,9 @@ scripted fixture sets up (tests/test_reference_idiot.py shows one each).
 
 from __future__ import annotations
 
+from attrs import evolve
+
+from ruleproof.engine import Move
 from ruleproof.notation import rank
 from ruleproof.reference.idiot import TWO, Cards, Idiot, IdiotOptions, IdiotState
 from tests.mutants import mutant
@@ -184,3 +187,24 @@ class HeartsGoAnywhere(Idiot):
             return super().play(state, seat, cards)
         finally:
             self.heart = False
+
+
+@mutant("IDIOT-BURN-4KIND", "a run counts the top card's rank through 2s: 9 9 2 9 9 burns")
+class RunCountsThroughTwos(Idiot):
+    def top_run(self, pile: Cards, play: Cards) -> int:
+        top = rank(pile[-1])
+        if top == TWO:
+            return super().top_run(pile, play)
+        n = 0
+        for card in reversed(pile):
+            if rank(card) == top:
+                n += 1
+            elif rank(card) != TWO:
+                break
+        return n
+
+
+@mutant("IDIOT-DEAL-1", "`round` stays 0 after the deal (the field no Idiot property used to check)")
+class RoundNotCounted(Idiot):
+    def deal(self, state: IdiotState, move: Move) -> IdiotState:
+        return evolve(super().deal(state, move), round=state.round)

@@ -21,7 +21,8 @@ from ruleproof.reference.moon import (
     Seat,
     Tile,
 )
-from tests.mutants import mutant
+from ruleproof.engine import JSONObject
+from tests.mutants import ListsByTheRules, mutant
 
 # ---------------------------------------------------------------- setup and bidding
 
@@ -233,13 +234,19 @@ class TieAtTargetEnds(Moon):
 
 
 @mutant("MOON-INV-5", "legal_moves is right, but apply takes a tile that does not follow the led suit")
-class TileOffSuitAccepted(Moon):
-    def legal_moves(self, state: MoonState) -> list[dict[str, object]]:
-        self.listing = True
-        try:
-            return super().legal_moves(state)
-        finally:
-            self.listing = False
-
+class TileOffSuitAccepted(ListsByTheRules, Moon):
     def playable(self, hand: tuple[Tile, ...], trick: tuple[Tile, ...], contract: Contract | None) -> tuple[Tile, ...]:
-        return super().playable(hand, trick, contract) if getattr(self, "listing", False) else hand
+        return super().playable(hand, trick, contract) if self.listing else hand
+
+
+@mutant("MOON-SCORE-1", "a bid is made only with more tricks than bid: exactly the bid counts as failed")
+class ExactBidNotMade(Moon):
+    def bid_made(self, bid: int, tricks: int) -> bool:
+        return tricks > bid if bid != 21 else super().bid_made(bid, tricks)
+
+
+@mutant("CONTRACT-SETUP-2", "targets above the contract's 21 are accepted (declared up to 30)")
+class TargetBeyondContract(Moon):
+    def declaration(self) -> JSONObject:
+        base = super().declaration()
+        return {**base, "options": {**base["options"], "target": {"min": 1, "max": 30}}}

@@ -1,0 +1,188 @@
+"""Probes of ``new_game`` itself: option values the contract forbids, and options left out.
+
+The exploration always sends every option, each a value the engine declared,
+so two readings of the contract were never tried (issue 10):
+
+- CONTRACT-SETUP-2: an option of the wrong JSON type (``true`` or ``"14"``), an
+  unknown option, or a value outside the contract's own set (a Moon target of
+  22) is a ``bad_request`` (protocol.md §2 "Errors");
+- CONTRACT-SETUP-3: an option left out takes the contract's default
+  (docs/rules/GAME.md "Options of the contract"), echoed in the state.
+
+``probe_setups`` runs once per game from the smoke stage (a handful of
+``new_game`` calls).  A setup the engine wrongly accepts is started again
+through a ``Session``, so the finding is made by ``judge_start`` (called from
+each game's ``start`` check) on a trace that replays: the trace is the one
+``new_game``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from ruleproof.checked import CheckedEngine
+from ruleproof.engine import BadRequest, IllegalMove, Unsupported
+from ruleproof.findings import Event, Finding, Setup
+from ruleproof.properties.machinery import CONTRACT_DEFAULTS, CONTRACT_OPTIONS, GameProperties, Snapshot
+
+INT = "integer"  # an option whose contract values are integers in a range
+# the contract's option values per game (docs/rules/GAME.md): a list, or (INT, lo, hi)
+CONTRACT_VALUES: dict[str, dict[str, Any]] = {
+    "black-maria": {"scoring": ["standard", "spades", "spot"], "target": (INT, 1, None)},
+    "idiot": {"decks": (INT, 1, None), "after_burn": ["next", "burner"], "six_burn": [3, 4],
+              "two_followup": ["optional", "none"], "ten_anytime": [True, False]},  # fmt: skip
+    "fool": {"deck": ["assumed-2018"], "two_fools_from": [7, 8], "loss": ["net", "gross"]},
+    "moon": {"all_pass": ["redeal", "forced_bid"], "doubles_trump": [True, False], "shoot": ["wins_game", "scores_21"],
+             "target": (INT, 1, 21)},  # fmt: skip
+}
+UNKNOWN = "no_such_option"
+
+
+def defaults(game: str, players: int, sent: dict[str, Any]) -> dict[str, Any]:
+    """The contract's default of every option (some depend on the player count or another option)."""
+    if game == "black-maria":
+        return {"scoring": "standard", "target": 500 if sent.get("scoring") == "spot" else 100}
+    if game == "idiot":
+        return {"decks": max(math.ceil(players / 3), math.ceil(9 * players / 52)), "after_burn": "next",
+                "six_burn": 3, "two_followup": "optional", "ten_anytime": True}  # fmt: skip
+    if game == "fool":
+        return {"deck": "assumed-2018", "two_fools_from": 7, "loss": "net"}
+    if game == "moon":
+        return {"all_pass": "redeal", "doubles_trump": True, "shoot": "wins_game", "target": 21}
+    return {}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def forbidden(game: str, name: str, value: Any) -> str | None:
+    """Why the contract forbids ``name: value`` (None when it allows it)."""
+    allowed = CONTRACT_VALUES.get(game, {})
+    if name not in allowed:
+        return f"{name} is not an option of {game}"
+    spec = allowed[name]
+    if isinstance(spec, tuple):
+        _, lo, hi = spec
+        if not _is_int(value):
+            return f"{name}: {value!r} is not an integer"
+        if value < lo or (hi is not None and value > hi):
+            return f"{name}: {value} is outside {lo}..{hi if hi is not None else ''}"
+        return None
+    if isinstance(value, dict) and name == "deck":  # an explicit Fool deck object (checked by the Fool rules)
+        return None
+    if not any(value == v and type(value) is type(v) for v in spec):
+        return f"{name}: {value!r} is not one of {spec}"
+    return None
+
+
+def _wrong_values(game: str, name: str) -> list[Any]:
+    """Values of ``name`` the contract forbids: the wrong JSON type, then outside its set."""
+    spec = CONTRACT_VALUES[game][name]
+    if isinstance(spec, tuple):
+        _, lo, hi = spec
+        return [str(lo), True, (hi + 1) if hi is not None else lo - 1]
+    first = spec[0]
+    wrong_type: Any = True if isinstance(first, str) else str(first).lower()
+    outside = (max(spec) + 1) if _is_int(first) else f"{first}-x" if isinstance(first, str) else None
+    return [v for v in (wrong_type, outside) if v is not None]
+
+
+def _valid(declared: dict[str, Any]) -> dict[str, Any]:
+    """One declared value of every declared option (the first; never the non-value "custom")."""
+    out = {}
+    for name, spec in declared.get("options", {}).items():
+        values = [v for v in spec if v != "custom"] if isinstance(spec, list) else [spec["min"]]
+        if values:
+            out[name] = values[0]
+    return out
+
+
+def probes(game: str, declared: dict[str, Any]) -> list[tuple[Setup, str]]:
+    """The ``new_game`` probes for one game: (setup, what it probes)."""
+    players = declared["players"][0]
+    valid = _valid(declared)
+    out = [(Setup(game, players, 0, {**valid, UNKNOWN: 1}), f"unknown option {UNKNOWN}")]
+    for name in valid:
+        if name in CONTRACT_VALUES.get(game, {}):
+            out += [(Setup(game, players, 0, {**valid, name: v}), f"{name}: {v!r}") for v in _wrong_values(game, name)]
+    return out
+
+
+def probe_setups(engine: CheckedEngine, game: str, declared: dict[str, Any], props_cls: type[GameProperties],
+                 ledger: Any, sink: Callable[[Finding, Any], None]) -> None:  # fmt: skip
+    """CONTRACT-SETUP-2 and -3 on a few ``new_game`` calls (the smoke stage runs this once per game)."""
+    from ruleproof.session import Session  # session imports the properties' machinery, which imports this module's users
+
+    for setup, what in probes(game, declared):
+        try:
+            engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
+        except BadRequest:
+            ledger.hit(CONTRACT_OPTIONS)
+            continue
+        except (IllegalMove, Unsupported) as err:
+            session = Session(engine, props_cls, ledger, sink)
+            session.events.append(Event("new_game", setup.to_json()))
+            sink(Finding(CONTRACT_OPTIONS, f"new_game with {what} must be a bad_request, not {err.kind}", "bad_request", err.kind), session)
+            continue
+        _start(engine, props_cls, ledger, sink, setup, CONTRACT_OPTIONS, f"new_game accepted {what}: bad_request expected")
+    # every option left out: the defaults apply (only when each default is a value the engine declares)
+    players = declared["players"][0]
+    want = defaults(game, players, {})
+    options = declared.get("options", {})
+    if not all(_declares(options.get(k), v) for k, v in want.items()):
+        return
+    bare = Setup(game, players, 0, {})
+    try:
+        engine.new_game(game, players, 0, {})
+    except Unsupported:
+        return
+    except (BadRequest, IllegalMove) as err:
+        session = Session(engine, props_cls, ledger, sink)
+        session.events.append(Event("new_game", bare.to_json()))
+        sink(Finding(CONTRACT_DEFAULTS, f"new_game with every option left out must apply the defaults, not answer {err.kind}",
+                     {"options": want}, err.kind), session)  # fmt: skip
+        return
+    _start(engine, props_cls, ledger, sink, bare, CONTRACT_DEFAULTS, "the properties could not read the state of a setup with defaults")
+
+
+def _start(engine: CheckedEngine, props_cls: type[GameProperties], ledger: Any, sink: Callable[[Finding, Any], None],
+           setup: Setup, clause: str, message: str) -> None:  # fmt: skip
+    """Start an accepted probe setup through a Session: ``judge_start`` records what is wrong, on a
+    trace that replays.  Properties that cannot even read such a setup record the finding here."""
+    from ruleproof.session import Session
+
+    session = Session(engine, props_cls, ledger, sink)
+    try:
+        session.start(setup)
+    except Unsupported:
+        pass
+    except Exception:  # a forbidden value the properties' model cannot hold (a string target, say)
+        sink(Finding(clause, message, "bad_request", {"accepted": setup.options}), session)
+
+
+def _declares(spec: Any, value: Any) -> bool:
+    if isinstance(spec, list):
+        return any(value == v and type(value) is type(v) for v in spec)
+    if isinstance(spec, dict):
+        return spec["min"] <= value <= spec["max"]
+    return False
+
+
+def judge_start(props: GameProperties, snap: Snapshot) -> None:
+    """On the first state: an accepted forbidden option is CONTRACT-SETUP-2; an option left out
+    must come back as its default (CONTRACT-SETUP-3).  Silent on the kit's own complete setups."""
+    setup = props.setup
+    for name, value in setup.options.items():
+        why = forbidden(setup.game, name, value)
+        if why is not None:
+            props.expect(CONTRACT_OPTIONS, False, f"new_game accepted a setup the contract forbids ({why}): bad_request expected",
+                         "bad_request", {"accepted": {name: value}})  # fmt: skip
+    # only the probe's setup with every option left out: the kit sends it only when the engine declares
+    # every default (a setup leaving out an option the engine cannot take at its default proves nothing)
+    left_out = defaults(setup.game, setup.players, {}) if not setup.options else {}
+    if left_out:
+        got = {k: snap.options.get(k) for k in left_out}
+        props.expect(CONTRACT_DEFAULTS, got == left_out, "an option left out of new_game takes the contract's default",
+                     left_out, got)  # fmt: skip

@@ -21,6 +21,8 @@ from wherever ruleproof was installed.
 
 from __future__ import annotations
 
+import random
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -37,16 +39,26 @@ from ruleproof.session import Ledger, Session, Sink
 
 # one step in ILLEGAL_ODDS tries a forbidden move; the rest play legal moves
 ILLEGAL_ODDS = 8
+# one example in LONG_ODDS runs LONG_FACTOR times the profile's steps
+LONG_ODDS, LONG_FACTOR = 4, 4
 # a state whose moves the engine refused this many times in a row ends the game (nothing more to learn)
 MAX_REFUSALS = 3
-# one draw per step, every value below 100: (kind and the pick's high digits, two more digits of the pick)
-STEP = st.tuples(st.integers(0, 12 * ILLEGAL_ODDS - 1), st.integers(0, 99), st.integers(0, 99))
+# one draw per step, below 100: whether to probe (v % ILLEGAL_ODDS) and the pick's low part (v // ILLEGAL_ODDS)
+STEP = st.integers(0, 12 * ILLEGAL_ODDS - 1)
+# the pick's higher part: from a Random seeded once per example by a drawn seed, so a step costs one
+# Hypothesis draw, as a bare state machine's does (choose uses pick // n for its further choices)
+PICK_HIGH = 100_000
+_EXAMPLE_RANDOM: weakref.WeakKeyDictionary[st.DataObject, random.Random] = weakref.WeakKeyDictionary()
 
 
 def draw_step(data: st.DataObject) -> tuple[bool, int]:
     """One step's choice: whether to probe with a forbidden move, and a pick for ``choose``."""
-    kind, mid, low = data.draw(STEP, label="step")
-    return kind % ILLEGAL_ODDS == ILLEGAL_ODDS - 1, ((kind // ILLEGAL_ODDS) * 100 + mid) * 100 + low
+    v = data.draw(STEP, label="step")
+    rng = _EXAMPLE_RANDOM.get(data)
+    if rng is None:
+        rng = _EXAMPLE_RANDOM[data] = random.Random(data.draw(draws.seed(), label="step seed"))
+    low = v // ILLEGAL_ODDS
+    return v % ILLEGAL_ODDS == ILLEGAL_ODDS - 1, low + 12 * rng.randrange(PICK_HIGH)
 
 
 class Halted(Exception):
@@ -84,7 +96,9 @@ def explore(run: Exploration, steps: int, config: settings, seed: int | None = N
         run.stats["examples"] += 1
         walker = Walker(run, setups, data)
         walker.guard(walker.first_game)
-        for _ in range(steps):
+        # a share of long examples plays whole games to a high target (a real engine may only play to 100)
+        length = steps * LONG_FACTOR if data.draw(st.integers(0, LONG_ODDS - 1), label="long") == 0 else steps
+        for _ in range(length):
             if run.halted or walker.session.snap is None:
                 return
             run.stats["steps"] += 1

@@ -34,6 +34,7 @@ Hand = tuple[str, ...]
 
 BOX_CARDS = frozenset(fool_box())
 DECK_KEYS = (*FOOL_COLOURS, FOOL_WILD)  # the fields of an explicit deck object, in order
+HAND_ZONES = tuple(f"hand/{seat}" for seat in range(8))  # the zone names of the hands (to_json runs on every move)
 
 # A-FOOL-DECK (rules.md §1.2): players -> (highest green, red, yellow, blue; number of 1s).
 ASSUMED_2018: dict[int, tuple[tuple[int, int, int, int], int]] = {
@@ -216,7 +217,7 @@ class Fool(Rules[FoolState]):
         raise IllegalMove(clause, f"unknown move type {kind!r} (fool has 'deal' and 'play')")
 
     def to_json(self, state: FoolState) -> State:
-        zones: dict[str, list[str]] = {f"hand/{seat}": list(hand) for seat, hand in enumerate(state.hands)}
+        zones: dict[str, list[str]] = {name: list(hand) for name, hand in zip(HAND_ZONES, state.hands)}
         zones.update(trick=list(state.trick), played=list(state.played), unused=list(state.unused))
         if state.deck:
             zones["deck"] = list(state.deck)
@@ -331,7 +332,8 @@ class Fool(Rules[FoolState]):
     def participants(self, players: int, leader: Seat, out: Iterable[Seat]) -> tuple[Seat, ...]:
         """FOOL-SIT-2: every seat but those sitting out, once each, clockwise from the leader."""
         skip = frozenset(out)
-        return tuple(s for s in ((leader + i) % players for i in range(players)) if s not in skip)
+        clockwise = (*range(leader, players), *range(leader))  # the leader, the seats to their left, round the table
+        return tuple(s for s in clockwise if s not in skip)
 
     def sitting_out(self, fools: tuple[Seat, ...], previous_fools: tuple[Seat, ...]) -> tuple[Seat, ...]:
         """FOOL-SIT-1: exactly the fools of the previous trick sit this one out."""

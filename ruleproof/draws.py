@@ -90,6 +90,15 @@ SEED_DIGITS = 4  # base-100 digits of a shuffle seed: 10**8 orders to draw from
 
 
 @st.composite
+def seed(draw: st.DrawFn) -> int:
+    """A seed of ``SEED_DIGITS`` base-100 digits, each drawn in ``range(100)``."""
+    value = 0
+    for _ in range(SEED_DIGITS):
+        value = value * BASE + draw(st.integers(0, BASE - 1))
+    return value
+
+
+@st.composite
 def shuffled(draw: st.DrawFn, items: Sequence[T]) -> list[T]:
     """The items in an order decided by a drawn seed of ``SEED_DIGITS`` digits, each in ``range(100)``.
 
@@ -97,9 +106,6 @@ def shuffled(draw: st.DrawFn, items: Sequence[T]) -> list[T]:
     minimized on the concrete trace): four draws instead of one per card keep
     a step's cost close to a bare state machine's.
     """
-    seed = 0
-    for _ in range(SEED_DIGITS):
-        seed = seed * BASE + draw(st.integers(0, BASE - 1))
     out = list(items)
-    random.Random(seed).shuffle(out)
+    random.Random(draw(seed())).shuffle(out)
     return out

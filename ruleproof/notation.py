@@ -65,7 +65,12 @@ def tile(a: int, b: int) -> str:
 
 def tile_ends(t: str) -> tuple[int, int]:
     """(high, low) ends of a tile string."""
-    return int(t[0]), int(t[2])
+    ends = _ENDS.get(t)
+    return ends if ends is not None else (int(t[0]), int(t[2]))
+
+
+# every domino string, parsed once: properties and engines ask for a tile's ends many times a step
+_ENDS: dict[str, tuple[int, int]] = {f"{a}-{b}": (a, b) for a in range(7) for b in range(a + 1)}
 
 
 MOON_TILES: tuple[str, ...] = ("0-0",) + tuple(tile(a, b) for a in range(1, 7) for b in range(1, a + 1))

@@ -91,8 +91,8 @@ def test_an_engine_that_only_plays_to_100_has_its_game_end_judged() -> None:
 
     report = certify_game(CheckedEngine(OnlyToHundred()), "black-maria", PROFILES["ci"], fixtures=False)
     assert not report.failures
+    # the long examples (one in four) play whole games to 100: every game-end reading is reached
     assert {c: report.clauses[c] for c in ("BM-END-1", "BM-END-2", "CONTRACT-OVER-1")} == {
-        "BM-END-1": "partial", "BM-END-2": "pass", "CONTRACT-OVER-1": "pass"}  # fmt: skip
-    assert report.missing("BM-END-1") == ["ends-at-target"]  # a total exactly at 100 takes the fixture
+        "BM-END-1": "pass", "BM-END-2": "pass", "CONTRACT-OVER-1": "pass"}  # fmt: skip
     with_fixtures = certify_game(CheckedEngine(OnlyToHundred()), "black-maria", PROFILES["ci"])
     assert with_fixtures.clauses["BM-END-1"] == "pass" and not with_fixtures.missing("BM-END-2")

@@ -19,6 +19,7 @@ chain, and the IDIOT-TABLE-3 combination as a follow-up or chain play): offered 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import Counter
@@ -130,10 +131,14 @@ def submultisets(cards: Counter[str]) -> list[list[str]]:
     return out
 
 
-def by_rank(cards: Counter[str]) -> dict[str, Counter[str]]:
-    out: dict[str, Counter[str]] = {}
+def by_rank(cards: Counter[str]) -> dict[str, dict[str, int]]:
+    """The cards grouped by rank, each group a card -> count dict (plain dicts: read, never counted into)."""
+    out: dict[str, dict[str, int]] = {}
     for c, n in cards.items():
-        out.setdefault(rk(c), Counter())[c] = n
+        group = out.get(c[0])
+        if group is None:
+            group = out[c[0]] = {}
+        group[c] = n
     return out
 
 
@@ -156,35 +161,98 @@ def size(c: Counter[str]) -> int:
     return sum(c.values())
 
 
+def same(a: Counter[str], b: Counter[str]) -> bool:
+    """``a == b`` for multisets, fast: Counter's own ``==`` walks both key sets in Python, while equal
+    dicts are equal Counters; only dicts that differ (a zero count, or a real difference) take the slow test."""
+    return dict.__eq__(a, b) or a == b
+
+
+def within(want: Counter[str], *zones: Counter[str]) -> bool:
+    """``want <= zones[0] + zones[1] + ...`` for multisets, without Counter's ``+`` and ``<=`` (each a walk
+    over every key in Python); every Counter here holds positive counts only, so the two agree."""
+    if len(zones) == 1:
+        have = zones[0]
+        return all(k <= have[c] for c, k in want.items())
+    return all(k <= sum(z[c] for z in zones) for c, k in want.items())
+
+
+class Rows:
+    """One zone of every seat: the card lists as listed, and each seat's multiset built on first use.
+
+    A step's checks read the multisets of one or two seats; building all 3 x players of them
+    per snapshot was the largest single cost of a step.
+    """
+
+    __slots__ = ("lists", "_counts")
+
+    def __init__(self, lists: list[list[str]]) -> None:
+        self.lists = lists
+        self._counts: list[Counter[str] | None] = [None] * len(lists)
+
+    def __getitem__(self, s: int) -> Counter[str]:
+        c = self._counts[s]
+        if c is None:
+            c = self._counts[s] = Counter(self.lists[s])
+        return c
+
+    def size(self, s: int) -> int:
+        return len(self.lists[s])
+
+    def same(self, other: Rows, s: int) -> bool:
+        """The seat holds the same multiset in both (identical lists need no Counter)."""
+        return self.lists[s] == other.lists[s] or same(self[s], other[s])
+
+
+@functools.lru_cache(maxsize=None)
+def seat_zones(n: int) -> tuple[list[str], list[str], list[str]]:
+    """The zone names of every seat's hand, face-up and face-down rows (formatted once per player count)."""
+    return [f"hand/{s}" for s in range(n)], [f"face_up/{s}" for s in range(n)], [f"face_down/{s}" for s in range(n)]
+
+
 class View:
-    """The rule-relevant parts of one snapshot (built once per snapshot)."""
+    """The rule-relevant parts of one snapshot (built once per snapshot; multisets on first use)."""
 
     def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
         n = snap.players
         self.n = n
-        self.hand = [Counter(snap.zone(f"hand/{s}")) for s in range(n)]
-        self.fu = [Counter(snap.zone(f"face_up/{s}")) for s in range(n)]
-        self.fd_list = [list(snap.zone(f"face_down/{s}")) for s in range(n)]
-        self.fd = [Counter(x) for x in self.fd_list]
-        self.draw = list(snap.zone("draw"))
-        self.pile = list(snap.zone("discard"))
-        self.burned = Counter(snap.zone("burned"))
+        zones = snap.raw["zones"]
+        hands, ups, downs = seat_zones(n)
+        self.hand = Rows([zones.get(name) or [] for name in hands])
+        self.fu = Rows([zones.get(name) or [] for name in ups])
+        self.fd = Rows([zones.get(name) or [] for name in downs])
+        self.fd_list = self.fd.lists
+        self.draw = list(zones.get("draw") or [])
+        self.pile = list(zones.get("discard") or [])
+        self.burned_list = zones.get("burned") or []
         self.out = list(snap.get("out") or [])
         self.pending = snap.get("pending")
         self.phase = snap.phase
         self.seat = snap.to_act
         self.opts = snap.options
-        self.total = snap.all_cards()
+
+    @functools.cached_property
+    def burned(self) -> Counter[str]:
+        return Counter(self.burned_list)
+
+    @functools.cached_property
+    def total(self) -> Counter[str]:
+        """Every card in every zone, as a multiset (one Counter over all zones at once)."""
+        return Counter(itertools.chain.from_iterable(self.snap.raw["zones"].values()))
+
+    @functools.cached_property
+    def count(self) -> int:
+        """How many cards all zones hold together (``size(total)`` without the Counter)."""
+        return sum(len(cards) for cards in self.snap.raw["zones"].values())
 
     def holds(self, s: int) -> bool:
-        return bool(self.hand[s] or self.fu[s] or self.fd[s])
+        return bool(self.hand.lists[s] or self.fu.lists[s] or self.fd.lists[s])
 
     def zone_of(self, s: int) -> str:
         """The seat's open zone: hand (or nothing while the draw pile has cards), face-up, face-down."""
-        if self.hand[s] or self.draw:
+        if self.hand.lists[s] or self.draw:
             return "hand"
-        if self.fu[s]:
+        if self.fu.lists[s]:
             return "face_up"
         return "face_down"
 
@@ -199,97 +267,136 @@ def next_active(seat: int, n: int, out: set[int]) -> int | None:
 
 def legal_set(v: View) -> tuple[dict[bytes, tuple[dict[str, Any], str]], set[bytes]]:
     """The moves the rules require in this state (key -> (move, clause)) and those left open."""
-    req: dict[bytes, tuple[dict[str, Any], str]] = {}
-    opt: set[bytes] = set()
     s = v.seat
     if s is None or v.phase in ("deal", "over"):
-        return req, opt
-
-    def add(move: dict[str, Any], clause: str) -> None:
-        req[move_key(move)] = (move, clause)
-
-    hand, fu = v.hand[s], v.fu[s]
+        return {}, set()
+    moves = LegalSet(v, s)
     if v.phase == "swap":
-        for h in hand:
-            for f in fu:
-                add({"type": "swap", "hand": h, "face_up": f}, "IDIOT-SWAP-1")
-        add({"type": "ready"}, "IDIOT-SWAP-1")
-        return req, opt
+        moves.swap_phase()
+    elif v.pending == "chain":
+        moves.chain()
+    elif v.pending == "two_followup":
+        moves.two_followup(s)
+    elif v.phase == "opening":
+        moves.opening()
+    else:
+        moves.play_phase(s)
+    return moves.req, moves.opt
 
-    def combos(r: str, clause_opt: bool) -> None:
-        # IDIOT-TABLE-3: draw pile empty, the whole hand of rank r, plus face-up cards of rank r
-        if v.draw or not hand or {rk(c) for c in hand} != {r}:
+
+@functools.lru_cache(maxsize=4096)
+def _plays_of(items: tuple[tuple[str, int], ...]) -> tuple[tuple[list[str], bytes], ...]:
+    # the same few same-rank groups come back step after step, and each key is a JSON encoding
+    return tuple((cards, move_key(play(cards))) for cards in submultisets(Counter(dict(items))))
+
+
+def group_plays(cards: dict[str, int]) -> tuple[tuple[list[str], bytes], ...]:
+    """Every play of a non-empty sub-multiset of ``cards`` (sorted card lists, as submultisets) with its move key."""
+    return _plays_of(tuple(sorted(cards.items())))
+
+
+SIMPLE_KEYS = {t: move_key({"type": t}) for t in ("ready", "decline", "pickup", "stop")}
+
+
+class LegalSet:
+    """legal_set's work: the required moves by key, with the clause that requires each, and the keys left open."""
+
+    def __init__(self, v: View, s: int) -> None:
+        self.v, self.hand, self.fu = v, v.hand[s], v.fu[s]
+        self.req: dict[bytes, tuple[dict[str, Any], str]] = {}
+        self.opt: set[bytes] = set()
+
+    def add(self, move: dict[str, Any], clause: str) -> None:
+        self.req[move_key(move)] = (move, clause)
+
+    def add_simple(self, kind: str, clause: str) -> None:
+        self.req[SIMPLE_KEYS[kind]] = ({"type": kind}, clause)
+
+    def plays(self, cards: dict[str, int], clause: str) -> None:
+        for picked, key in group_plays(cards):
+            self.req[key] = (play(picked), clause)
+
+    def blind(self, s: int, clause: str) -> None:
+        for i in range(len(self.v.fd_list[s])):
+            self.add({"type": "play_blind", "index": i}, clause)
+
+    def combos(self, r: str, clause_opt: bool) -> None:
+        """IDIOT-TABLE-3: draw pile empty, the whole hand of rank r, plus face-up cards of rank r."""
+        hand = self.hand
+        if self.v.draw or not hand or {rk(c) for c in hand} != {r}:
             return
-        extra = Counter({c: k for c, k in fu.items() if rk(c) == r})
+        extra = Counter({c: k for c, k in self.fu.items() if rk(c) == r})
         for f in submultisets(extra):
             m = play(sorted(list(hand.elements()) + f))
             if clause_opt:
-                opt.add(move_key(m))
+                self.opt.add(move_key(m))
             else:
-                add(m, "IDIOT-TABLE-3")
+                self.add(m, "IDIOT-TABLE-3")
 
-    if v.pending == "chain":
-        r = rk(v.pile[-1]) if v.pile else None
-        for cards in submultisets(Counter({c: k for c, k in hand.items() if rk(c) == r})):
-            add(play(cards), "IDIOT-DRAW-3")
+    def swap_phase(self) -> None:
+        for h in self.hand:
+            for f in self.fu:
+                self.add({"type": "swap", "hand": h, "face_up": f}, "IDIOT-SWAP-1")
+        self.add_simple("ready", "IDIOT-SWAP-1")
+
+    def chain(self) -> None:
+        pile = self.v.pile
+        r = rk(pile[-1]) if pile else None
+        self.plays(Counter({c: k for c, k in self.hand.items() if rk(c) == r}), "IDIOT-DRAW-3")
         if r:
-            combos(r, True)
-        add({"type": "stop"}, "IDIOT-DRAW-3")
-        opt.add(move_key({"type": "pickup"}))
-        return req, opt
-    if v.pending == "two_followup":
-        zone = v.zone_of(s)
+            self.combos(r, True)
+        self.add_simple("stop", "IDIOT-DRAW-3")
+        self.opt.add(SIMPLE_KEYS["pickup"])
+
+    def two_followup(self, s: int) -> None:
+        zone = self.v.zone_of(s)
         if zone == "face_down":
-            for i in range(len(v.fd_list[s])):
-                add({"type": "play_blind", "index": i}, "IDIOT-TWO-2")
+            self.blind(s, "IDIOT-TWO-2")
         else:
-            src = hand if zone == "hand" else fu
-            for r, cs in by_rank(src).items():
-                for cards in submultisets(cs):
-                    add(play(cards), "IDIOT-TWO-2")
+            for r, cs in by_rank(self.hand if zone == "hand" else self.fu).items():
+                self.plays(cs, "IDIOT-TWO-2")
                 if zone == "hand":
-                    combos(r, True)
-        add({"type": "stop"}, "IDIOT-TWO-2")
-        opt.add(move_key({"type": "pickup"}))
-        return req, opt
-    if v.phase == "opening":
-        rank = v.snap.get("opening_rank")
-        for r, cs in by_rank(hand).items():
+                    self.combos(r, True)
+        self.add_simple("stop", "IDIOT-TWO-2")
+        self.opt.add(SIMPLE_KEYS["pickup"])
+
+    def opening(self) -> None:
+        rank = self.v.snap.get("opening_rank")
+        for r, cs in by_rank(self.hand).items():
             if rank == "any" or r == rank:
-                for cards in submultisets(cs):
-                    add(play(cards), "IDIOT-OPEN-3" if rank == "any" else "IDIOT-OPEN-1")
+                self.plays(cs, "IDIOT-OPEN-3" if rank == "any" else "IDIOT-OPEN-1")
         if rank != "any":
-            add({"type": "decline"}, "IDIOT-OPEN-1")
-        return req, opt
-    # phase play, nothing pending
-    zone = v.zone_of(s)
-    if v.pile:
-        add({"type": "pickup"}, "IDIOT-PICKUP-1")
-    if zone == "face_down":
-        for i in range(len(v.fd_list[s])):
-            add({"type": "play_blind", "index": i}, "IDIOT-BLIND-1")
-        return req, opt
-    src = hand if zone == "hand" else fu
-    for r, cs in by_rank(src).items():
-        if not playable(r, v.pile, v.opts):
-            continue
-        for cards in submultisets(cs):
-            if zone == "face_up":
-                clause = "IDIOT-TABLE-2" if len(cards) > 1 else "IDIOT-TABLE-1"
-            elif len(cards) > 1:
-                clause = "IDIOT-MULTI-1"
-            elif not v.pile:
-                clause = "IDIOT-PLAY-1"
-            elif r == "2":
-                clause = "IDIOT-TWO-1"
-            elif r == "T" and v.opts["ten_anytime"]:
-                clause = "IDIOT-BURN-10"
-            else:
-                clause = "IDIOT-PLAY-2"
-            add(play(cards), clause)
-        if zone == "hand":
-            combos(r, False)
-    return req, opt
+            self.add_simple("decline", "IDIOT-OPEN-1")
+
+    def play_phase(self, s: int) -> None:
+        """Nothing pending: pickup, blind cards, or plays of a playable rank from the open zone."""
+        v = self.v
+        zone = v.zone_of(s)
+        if v.pile:
+            self.add_simple("pickup", "IDIOT-PICKUP-1")
+        if zone == "face_down":
+            self.blind(s, "IDIOT-BLIND-1")
+            return
+        combos = zone == "hand" and not v.draw  # IDIOT-TABLE-3 needs the draw pile empty
+        for r, cs in by_rank(self.hand if zone == "hand" else self.fu).items():
+            if not playable(r, v.pile, v.opts):
+                continue
+            for cards, key in group_plays(cs):
+                if zone == "face_up":
+                    clause = "IDIOT-TABLE-2" if len(cards) > 1 else "IDIOT-TABLE-1"
+                elif len(cards) > 1:
+                    clause = "IDIOT-MULTI-1"
+                elif not v.pile:
+                    clause = "IDIOT-PLAY-1"
+                elif r == "2":
+                    clause = "IDIOT-TWO-1"
+                elif r == "T" and v.opts["ten_anytime"]:
+                    clause = "IDIOT-BURN-10"
+                else:
+                    clause = "IDIOT-PLAY-2"
+                self.req[key] = (play(cards), clause)
+            if combos:
+                self.combos(r, False)
 
 
 def split_play(v: View, cards: list[str]) -> tuple[Counter[str], Counter[str]] | None:
@@ -299,12 +406,12 @@ def split_play(v: View, cards: list[str]) -> tuple[Counter[str], Counter[str]] |
     want = Counter(cards)
     hand, fu = v.hand[s], v.fu[s]
     if hand or v.draw:
-        if want <= hand:
+        if within(want, hand):
             return want, Counter()
-        if not v.draw and hand <= want and (want - hand) <= fu:
+        if not v.draw and within(hand, want) and within(want - hand, fu):
             return hand.copy(), want - hand  # IDIOT-TABLE-3
         return None
-    if want <= fu:
+    if within(want, fu):
         return Counter(), want
     return None
 
@@ -598,13 +705,14 @@ def conservation(props: IdiotProperties, step: Step) -> None:
     """IDIOT-INV-1: all zones together are D decks; the burn pile only grows."""
     got = props.view(step.after).total
     want = props.pool
-    ok = got == want  # the difference is worked out only for a message: never on the hot path
+    ok = same(got, want)  # the difference is worked out only for a message: never on the hot path
     props.expect("IDIOT-INV-1", ok, f"every zone together must hold exactly {props.decks} deck(s)",
                  52 * props.decks, None if ok else _diff(got, want))  # fmt: skip
-    b0, b1 = Counter(step.before.zone("burned")), Counter(step.after.zone("burned"))
-    grew = b0 <= b1
+    old, new = step.before.zone("burned"), step.after.zone("burned")
+    # the burn pile kept as it was, with cards added on top, needs no Counters to be a superset
+    grew = new[: len(old)] == old or Counter(old) <= Counter(new)
     props.expect("IDIOT-INV-1", grew, "the burn pile only grows (burned cards are out of play for good)",
-                 "a superset of the burned cards", None if grew else _diff(b1, b0))  # fmt: skip
+                 "a superset of the burned cards", None if grew else _diff(Counter(new), Counter(old)))  # fmt: skip
 
 
 @checks("IDIOT-DEAL-1", "IDIOT-DEAL-2", "IDIOT-INV-2", "IDIOT-SWAP-1")
@@ -631,25 +739,33 @@ def deal_and_swap(props: IdiotProperties, step: Step) -> None:
                      "after the deal the seats swap in turn from the dealer's left",
                      {"phase": "swap", "to_act": first}, {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
         return
-    if before.phase != "swap":
-        return
+    if before.phase == "swap":
+        _swap_step(props, step)
+
+
+def _swap_step(props: IdiotProperties, step: Step) -> None:
+    """IDIOT-INV-2, IDIOT-SWAP-1 on one move of the swap phase (a swap or ready)."""
+    before, after, n = step.before, step.after, props.n
     s = before.to_act
     assert s is not None
     v0, v1 = props.view(before), props.view(after)
-    others_same = all(v0.hand[o] == v1.hand[o] and v0.fu[o] == v1.fu[o] for o in range(n) if o != s)
-    props.expect("IDIOT-INV-2", all(v0.fd[o] == v1.fd[o] for o in range(n)) and others_same and v1.draw == v0.draw,
+    others_same = all(v0.hand.same(v1.hand, o) and v0.fu.same(v1.fu, o) for o in range(n) if o != s)
+    props.expect("IDIOT-INV-2", all(v0.fd.same(v1.fd, o) for o in range(n)) and others_same and v1.draw == v0.draw,
                  "the swap phase never touches face-down cards, the draw pile or other seats", "unchanged", "changed")  # fmt: skip
-    props.expect("IDIOT-INV-2", v0.hand[s] + v0.fu[s] == v1.hand[s] + v1.fu[s],
-                 "swaps keep the seat's hand and face-up cards together as one multiset",
-                 _cards(v0.hand[s] + v0.fu[s]), _cards(v1.hand[s] + v1.fu[s]))  # fmt: skip
+    ok = same(v0.hand[s] + v0.fu[s], v1.hand[s] + v1.fu[s])
+    props.expect("IDIOT-INV-2", ok, "swaps keep the seat's hand and face-up cards together as one multiset",
+                 _cards(v0.hand[s] + v0.fu[s]) if not ok else None, _cards(v1.hand[s] + v1.fu[s]) if not ok else None)  # fmt: skip
     if step.kind == "swap":
         h, f = step.move["hand"], step.move["face_up"]
         want_h = v0.hand[s] - Counter([h]) + Counter([f])
-        props.expect("IDIOT-SWAP-1", v1.hand[s] == want_h and after.phase == "swap" and after.to_act == s,
-                     f"a swap puts {h} face up and {f} in the hand; the same seat goes on swapping",
-                     {"hand": _cards(want_h), "to_act": s}, {"hand": _cards(v1.hand[s]), "to_act": after.to_act})  # fmt: skip
+        ok = same(v1.hand[s], want_h) and after.phase == "swap" and after.to_act == s
+        props.expect("IDIOT-SWAP-1", ok, f"a swap puts {h} face up and {f} in the hand; the same seat goes on swapping",
+                     {"hand": _cards(want_h), "to_act": s} if not ok else None,
+                     {"hand": _cards(v1.hand[s]), "to_act": after.to_act} if not ok else None)  # fmt: skip
     elif step.kind == "ready":
-        props.expect("IDIOT-SWAP-1", v1.hand[s] == v0.hand[s], "ready changes no card", _cards(v0.hand[s]), _cards(v1.hand[s]))
+        ok = v1.hand.same(v0.hand, s)
+        props.expect("IDIOT-SWAP-1", ok, "ready changes no card", _cards(v0.hand[s]) if not ok else None,
+                     _cards(v1.hand[s]) if not ok else None)  # fmt: skip
         dealer = props.setup.dealer
         if s == dealer:
             props.expect("IDIOT-OPEN-1", after.phase == "opening" and after.to_act == (dealer + 1) % n
@@ -657,9 +773,9 @@ def deal_and_swap(props: IdiotProperties, step: Step) -> None:
                          "when the dealer is ready the opening ladder starts at 3 with the player left of the dealer",
                          {"phase": "opening", "to_act": (dealer + 1) % n, "opening_rank": "3"},
                          {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")})  # fmt: skip
-            props.expect("IDIOT-INV-2", all(size(v1.hand[o]) == 3 and size(v1.fu[o]) == 3 for o in range(n)),
+            props.expect("IDIOT-INV-2", all(v1.hand.size(o) == 3 and v1.fu.size(o) == 3 for o in range(n)),
                          "after the swap phase every seat still has 3 face-up and 3 hand cards", 3,
-                         [[size(v1.fu[o]), size(v1.hand[o])] for o in range(n)])  # fmt: skip
+                         [[v1.fu.size(o), v1.hand.size(o)] for o in range(n)])  # fmt: skip
         else:
             props.expect("IDIOT-SWAP-1", after.phase == "swap" and after.to_act == (s + 1) % n,
                          "seats swap in turn clockwise, the dealer last", (s + 1) % n, after.to_act)  # fmt: skip
@@ -699,220 +815,283 @@ def opening_ladder(props: IdiotProperties, step: Step) -> None:
         "IDIOT-INV-7", "IDIOT-INV-4")  # fmt: skip
 def turn_outcome(props: IdiotProperties, step: Step) -> None:
     """Predict the whole outcome of a play, blind play, pickup or stop from the rules, and compare."""
-    before, after, n = step.before, step.after, props.n
-    t = step.kind
-    if before.phase not in ("opening", "play") or t not in ("play", "play_blind", "pickup", "stop"):
+    before, after = step.before, step.after
+    if before.phase not in ("opening", "play") or step.kind not in ("play", "play_blind", "pickup", "stop"):
         return
     v0, v1 = props.view(before), props.view(after)
-    s = before.to_act
-    assert s is not None
-    opts = v0.opts
+    assert before.to_act is not None
     bad = why_illegal(v0, step.move)
     props.expect("IDIOT-INV-4", bad is None, f"the move applied must be legal here (it breaks {bad})", "legal", step.move)
     if bad is not None:
         return
-    hand, fu, fd = v0.hand[s].copy(), v0.fu[s].copy(), v0.fd[s].copy()
-    draw, pile, burned = list(v0.draw), list(v0.pile), v0.burned.copy()
-    pending: str | None = None
-    burn: str | None = None
-    drawn: list[str] = []
-    failed_blind = False
-    from_hand: Counter[str] = Counter()
-    from_fu: Counter[str] = Counter()
-    r = None
-    if t == "stop":
-        ctx = "IDIOT-TWO-2" if v0.pending == "two_followup" else "IDIOT-DRAW-3"
-    elif t == "pickup":
-        ctx = "IDIOT-PICKUP-1"
-        hand.update(pile)
-        pile = []
-    else:
-        if t == "play_blind":
-            card = v0.fd_list[s][step.move["index"]]
-            fd -= Counter([card])
-            cards = [card]
-            r = rk(card)
-            legal = playable(r, pile, opts)
-            ctx = "IDIOT-BLIND-2" if legal else "IDIOT-BLIND-3"
-            if not legal:
-                failed_blind = True
-                hand.update(pile)
-                hand[card] += 1
-                pile = []
-        else:
-            cards = list(step.move["cards"])
-            r = rk(cards[0])
-            parts = split_play(v0, cards)
-            assert parts is not None
-            from_hand, from_fu = parts
-            hand -= from_hand
-            fu -= from_fu
-            if from_fu and from_hand:
-                ctx = "IDIOT-TABLE-3"
-            elif from_fu:
-                ctx = "IDIOT-TABLE-2" if len(cards) > 1 else "IDIOT-TABLE-1"
-            elif v0.pending == "two_followup":
-                ctx = "IDIOT-TWO-2"
-            elif v0.pending == "chain":
-                ctx = "IDIOT-DRAW-3"
-            elif before.phase == "opening":
-                ctx = "IDIOT-OPEN-3" if before.get("opening_rank") == "any" else "IDIOT-OPEN-1"
-            elif len(cards) > 1:
-                ctx = "IDIOT-MULTI-1"
-            elif not pile:
-                ctx = "IDIOT-PLAY-1"
-            elif r == "2":
-                ctx = "IDIOT-TWO-1"
-            elif r == "T" and opts["ten_anytime"]:
-                ctx = "IDIOT-BURN-10"
-            else:
-                ctx = "IDIOT-PLAY-2"
-            if pile and rk(pile[-1]) != "2" and r not in "2" and not (r == "T" and opts["ten_anytime"]):
-                props.cover("IDIOT-RANK-1")
-        if not failed_blind:
-            pile = pile + cards
-            burn = burn_kind(pile, opts)
-            if burn:
-                burned.update(pile)
-                pile = []
-            if from_hand:
-                k = min(len(draw), max(0, 3 - size(hand)))
-                if k:
-                    drawn = draw[len(draw) - k :]
-                    draw = draw[: len(draw) - k]
-                    hand.update(drawn)
-    out = list(v0.out)
-    gone = not (hand or fu or fd)
-    if gone and s not in out:
-        out.append(s)
-    holders = [o for o in range(n) if (v0.holds(o) if o != s else not gone)]
-    over = len(holders) == 1
-    if t in ("play", "play_blind") and not failed_blind and not burn and not gone:
-        if r == "2" and t == "play" and opts["two_followup"] == "optional":
-            pending = "two_followup"
-        elif r in {rk(c) for c in drawn}:
-            pending = "chain"
-    outset = set(out)
-    if over:
-        to_act = None
-    elif pending:
-        to_act = s
-    elif burn and opts["after_burn"] == "burner" and not gone:
-        to_act = s
-    else:
-        to_act = next_active(s, n, outset)
+    o = _predict(props, step, v0)
+    _judge_zones(props, step, v0, v1, o)
+    _judge_pile(props, step, v0, v1, o)
+    _judge_end(props, step, v0, v1, o)
 
-    # 1. the draw pile and the hand: what was drawn
-    drew_too_much = len(v1.draw) < len(draw)
-    draw_clause = "IDIOT-DRAW-2" if (t in ("pickup", "stop") or failed_blind or drew_too_much) else "IDIOT-DRAW-1"
-    props.require(draw_clause, v1.draw == draw,
-                  "after a play from the hand the player draws from the top of the draw pile until holding 3 "
-                  "(§2.3b: straight away, before any follow-up); never on a pickup, a failed blind card, or holding 3+",
-                  {"draw": len(draw), "drawn": drawn}, {"draw": len(v1.draw), "hand": _cards(v1.hand[s])})  # fmt: skip
-    if drawn:
-        props.cover("IDIOT-DRAW-1")
-    if (t == "pickup" or failed_blind or (from_hand and v0.draw and not drawn)) and v0.draw:
-        props.cover("IDIOT-DRAW-2")  # a turn with cards left to draw in which the rules say: no draw
-    # 2. the acting seat's zones (after a pickup: first that the pile is empty)
-    if t == "pickup":
-        props.require("IDIOT-PICKUP-2", not v1.pile, "after a pickup the discard pile is empty", [], v1.pile[-4:])
-    props.require(ctx, v1.hand[s] == hand,
-                  {"IDIOT-PICKUP-1": "a pickup takes the whole pile into the hand",
-                   "IDIOT-BLIND-3": "a failed blind card goes into the hand with the whole pile"}.get(
-                      ctx, "the played cards leave the hand (then the hand is refilled from the draw pile)"),
-                  _cards(hand), _cards(v1.hand[s]))  # fmt: skip
-    fu_clause = ctx if from_fu else "IDIOT-TABLE-1"
-    props.require(fu_clause, v1.fu[s] == fu, "exactly the face-up cards played leave the face-up row",
-                  _cards(fu), _cards(v1.fu[s]))  # fmt: skip
-    props.require("IDIOT-BLIND-1", v1.fd[s] == fd,
-                  "exactly the face-down card at the index played leaves the face-down row, and only by a blind play",
-                  _cards(fd), _cards(v1.fd[s]))  # fmt: skip
-    props.cover(ctx)
-    for o in range(n):
-        if o != s:
-            same = v1.hand[o] == v0.hand[o] and v1.fu[o] == v0.fu[o] and v1.fd[o] == v0.fd[o]
-            props.require("IDIOT-INV-9" if o in v0.out else "IDIOT-INV-1", same,
-                          f"seat {s}'s move leaves seat {o}'s cards alone", "unchanged", {"seat": o})  # fmt: skip
-    # 3. the pile: burn or not
-    burned_now = bool(v1.burned - v0.burned)
-    if t in ("play", "play_blind") and not failed_blind:
-        landed = v0.pile + cards  # the pile before any burn
-        if burn == "IDIOT-BURN-4KIND":
-            run = top_run(landed)
-            props.situation(burn, "five-or-more" if run >= 5 else "one-play" if len(cards) >= 4 else "across-plays")
-        elif not burn and r not in ("2", "6", "T") and top_run(landed) < 4 <= run_past_twos(landed):
-            props.situation("IDIOT-BURN-4KIND", "run-broken")
-        if burn:
-            props.expect(burn, burned_now and not v1.pile and v1.burned == burned,
-                         {"IDIOT-BURN-10": "a 10 burns the whole pile, itself included",
-                          "IDIOT-BURN-6S": f"{opts['six_burn']} or more 6s on top burn the whole pile",
-                          "IDIOT-BURN-4KIND": "four or more cards of one rank on top burn the whole pile"}[burn],
-                         {"discard": [], "burned": size(burned) - size(v0.burned)},
-                         {"discard": v1.pile, "burned": size(v1.burned) - size(v0.burned)})  # fmt: skip
-        else:
-            c = burn_clause_for(r or "3") if burned_now or not v1.pile else ctx
-            props.require(c, not burned_now and [rk(x) for x in v1.pile] == [rk(x) for x in pile] and Counter(v1.pile) == Counter(pile),
-                          f"the pile does not burn (top run of {top_run(pile)} x {r}): the cards land on it, the last listed on top",
-                          pile[-6:], v1.pile[-6:])  # fmt: skip
-            if top_run(pile) >= (2 if r == "6" else 3):
-                props.cover(burn_clause_for(r or "3"))  # a run one short of burning stays
+
+class Outcome:
+    """turn_outcome's model of one move: what the rules say the acting seat's zones, the draw pile, the
+    pile, the out list and the turn are afterwards, and the clause (``ctx``) the move is played under."""
+
+    def __init__(self, v0: View, s: int) -> None:
+        self.s = s
+        self.hand = v0.hand[s].copy()  # changed in place; the rows are replaced when they change
+        self.fu, self.fd = v0.fu[s], v0.fd[s]
+        self.draw, self.pile = v0.draw, v0.pile  # replaced by new lists, never changed in place
+        self.burned: Counter[str] | None = None  # the burn pile after a burn; None when nothing burns
+        self.cards: list[str] = []
+        self.r: str | None = None
+        self.ctx = ""
+        self.pending: str | None = None
+        self.burn: str | None = None
+        self.drawn: list[str] = []
+        self.failed_blind = False
+        self.from_hand: Counter[str] = Counter()
+        self.from_fu: Counter[str] = Counter()
+
+
+def _predict(props: IdiotProperties, step: Step, v0: View) -> Outcome:
+    """The rules' outcome of a legal play, blind play, pickup or stop."""
+    t, s = step.kind, step.before.to_act
+    assert s is not None
+    o = Outcome(v0, s)
+    if t == "stop":
+        o.ctx = "IDIOT-TWO-2" if v0.pending == "two_followup" else "IDIOT-DRAW-3"
+    elif t == "pickup":
+        o.ctx = "IDIOT-PICKUP-1"
+        o.hand.update(o.pile)
+        o.pile = []
+    elif t == "play_blind":
+        card = v0.fd_list[s][step.move["index"]]
+        o.fd = o.fd - Counter([card])
+        o.cards, o.r = [card], rk(card)
+        legal = playable(o.r, o.pile, v0.opts)
+        o.ctx = "IDIOT-BLIND-2" if legal else "IDIOT-BLIND-3"
+        if not legal:
+            o.failed_blind = True
+            o.hand.update(o.pile)
+            o.hand[card] += 1
+            o.pile = []
     else:
-        clause = "IDIOT-PICKUP-2" if t == "pickup" else ctx
-        props.require(clause, v1.pile == pile and not burned_now,
-                      "after a pickup or failed blind card the pile is empty and nothing burns" if t != "stop"
-                      else "a stop changes no card", pile[-4:], v1.pile[-4:])  # fmt: skip
-    # 4. out, end, pending, who acts
-    props.require("IDIOT-OUT-1", v1.out == out,
-                  "a player left with no hand, face-up or face-down card is out, appended to `out`", out, v1.out)
-    want_end = {"phase": "over", "loser": holders[0]} if over else {"phase": "play", "loser": None}
+        _play_from_zones(props, step, v0, o)
+    if t in ("play", "play_blind") and not o.failed_blind:
+        _land(v0, o)
+    _whose_turn(step, v0, o)
+    return o
+
+
+def _play_from_zones(props: IdiotProperties, step: Step, v0: View, o: Outcome) -> None:
+    """A play: the cards leave the hand and/or face-up row; the clause it is played under."""
+    opts, pile = v0.opts, o.pile
+    o.cards = cards = list(step.move["cards"])
+    o.r = r = rk(cards[0])
+    parts = split_play(v0, cards)
+    assert parts is not None
+    o.from_hand, o.from_fu = from_hand, from_fu = parts
+    o.hand -= from_hand
+    if from_fu:
+        o.fu = o.fu - from_fu
+    if from_fu and from_hand:
+        o.ctx = "IDIOT-TABLE-3"
+    elif from_fu:
+        o.ctx = "IDIOT-TABLE-2" if len(cards) > 1 else "IDIOT-TABLE-1"
+    elif v0.pending == "two_followup":
+        o.ctx = "IDIOT-TWO-2"
+    elif v0.pending == "chain":
+        o.ctx = "IDIOT-DRAW-3"
+    elif step.before.phase == "opening":
+        o.ctx = "IDIOT-OPEN-3" if step.before.get("opening_rank") == "any" else "IDIOT-OPEN-1"
+    elif len(cards) > 1:
+        o.ctx = "IDIOT-MULTI-1"
+    elif not pile:
+        o.ctx = "IDIOT-PLAY-1"
+    elif r == "2":
+        o.ctx = "IDIOT-TWO-1"
+    elif r == "T" and opts["ten_anytime"]:
+        o.ctx = "IDIOT-BURN-10"
+    else:
+        o.ctx = "IDIOT-PLAY-2"
+    if pile and rk(pile[-1]) != "2" and r not in "2" and not (r == "T" and opts["ten_anytime"]):
+        props.cover("IDIOT-RANK-1")
+
+
+def _land(v0: View, o: Outcome) -> None:
+    """The played cards land on the pile, which may burn; a play from the hand draws back up to 3."""
+    o.pile = o.pile + o.cards
+    o.burn = burn_kind(o.pile, v0.opts)
+    if o.burn:
+        o.burned = v0.burned.copy()
+        o.burned.update(o.pile)
+        o.pile = []
+    if o.from_hand:
+        draw = o.draw
+        k = min(len(draw), max(0, 3 - size(o.hand)))
+        if k:
+            o.drawn = draw[len(draw) - k :]
+            o.draw = draw[: len(draw) - k]
+            o.hand.update(o.drawn)
+
+
+def _whose_turn(step: Step, v0: View, o: Outcome) -> None:
+    """Who is out, whether the game is over, what is pending and who acts next."""
+    t, s, n, opts = step.kind, o.s, v0.n, v0.opts
+    o.out = list(v0.out)
+    o.gone = not (o.hand or o.fu or o.fd)
+    if o.gone and s not in o.out:
+        o.out.append(s)
+    o.holders = [x for x in range(n) if (v0.holds(x) if x != s else not o.gone)]
+    o.over = len(o.holders) == 1
+    if t in ("play", "play_blind") and not o.failed_blind and not o.burn and not o.gone:
+        if o.r == "2" and t == "play" and opts["two_followup"] == "optional":
+            o.pending = "two_followup"
+        elif o.r in {rk(c) for c in o.drawn}:
+            o.pending = "chain"
+    if o.over:
+        o.to_act = None
+    elif o.pending:
+        o.to_act = s
+    elif o.burn and opts["after_burn"] == "burner" and not o.gone:
+        o.to_act = s
+    else:
+        o.to_act = next_active(s, n, set(o.out))
+
+
+def _judge_zones(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
+    """The draw pile, the acting seat's hand, face-up and face-down rows, and every other seat's cards.
+    (The failure details are worked out only when a check fails.)"""
+    t, s = step.kind, o.s
+    drew_too_much = len(v1.draw) < len(o.draw)
+    draw_clause = "IDIOT-DRAW-2" if (t in ("pickup", "stop") or o.failed_blind or drew_too_much) else "IDIOT-DRAW-1"
+    if v1.draw != o.draw:
+        props.fail(draw_clause, "after a play from the hand the player draws from the top of the draw pile until holding 3 "
+                   "(§2.3b: straight away, before any follow-up); never on a pickup, a failed blind card, or holding 3+",
+                   {"draw": len(o.draw), "drawn": o.drawn}, {"draw": len(v1.draw), "hand": _cards(v1.hand[s])})  # fmt: skip
+    if o.drawn:
+        props.cover("IDIOT-DRAW-1")
+    if (t == "pickup" or o.failed_blind or (o.from_hand and v0.draw and not o.drawn)) and v0.draw:
+        props.cover("IDIOT-DRAW-2")  # a turn with cards left to draw in which the rules say: no draw
+    if t == "pickup":  # first that the pile is empty
+        props.require("IDIOT-PICKUP-2", not v1.pile, "after a pickup the discard pile is empty", [], v1.pile[-4:])
+    if not same(v1.hand[s], o.hand):
+        props.fail(o.ctx, HAND_MESSAGES.get(o.ctx, "the played cards leave the hand (then the hand is refilled from the draw pile)"),
+                   _cards(o.hand), _cards(v1.hand[s]))  # fmt: skip
+    # a row listed as before holds what it held before: no Counter of the new row needed
+    if not (same(o.fu, v0.fu[s]) if v1.fu.lists[s] == v0.fu.lists[s] else same(v1.fu[s], o.fu)):
+        props.fail(o.ctx if o.from_fu else "IDIOT-TABLE-1", "exactly the face-up cards played leave the face-up row",
+                   _cards(o.fu), _cards(v1.fu[s]))  # fmt: skip
+    if not (same(o.fd, v0.fd[s]) if v1.fd.lists[s] == v0.fd.lists[s] else same(v1.fd[s], o.fd)):
+        props.fail("IDIOT-BLIND-1", "exactly the face-down card at the index played leaves the face-down row, and only by a blind play",
+                   _cards(o.fd), _cards(v1.fd[s]))  # fmt: skip
+    props.cover(o.ctx)
+    for x in range(v0.n):
+        if x != s and not (v1.hand.same(v0.hand, x) and v1.fu.same(v0.fu, x) and v1.fd.same(v0.fd, x)):
+            props.fail("IDIOT-INV-9" if x in v0.out else "IDIOT-INV-1", f"seat {s}'s move leaves seat {x}'s cards alone",
+                       "unchanged", {"seat": x})  # fmt: skip
+
+
+HAND_MESSAGES = {
+    "IDIOT-PICKUP-1": "a pickup takes the whole pile into the hand",
+    "IDIOT-BLIND-3": "a failed blind card goes into the hand with the whole pile",
+}
+BURN_MESSAGES = {
+    "IDIOT-BURN-10": "a 10 burns the whole pile, itself included",
+    "IDIOT-BURN-6S": "{six_burn} or more 6s on top burn the whole pile",
+    "IDIOT-BURN-4KIND": "four or more cards of one rank on top burn the whole pile",
+}
+
+
+def _judge_pile(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
+    """The pile: it burns exactly when the rules say, else the cards land on it (or a pickup empties it)."""
+    t, r, pile = step.kind, o.r, o.pile
+    burned_now = v1.burned_list != v0.burned_list and bool(v1.burned - v0.burned)  # the same list: nothing burned
+    if t not in ("play", "play_blind") or o.failed_blind:
+        if not (v1.pile == pile and not burned_now):
+            props.fail("IDIOT-PICKUP-2" if t == "pickup" else o.ctx,
+                       "after a pickup or failed blind card the pile is empty and nothing burns" if t != "stop"
+                       else "a stop changes no card", pile[-4:], v1.pile[-4:])  # fmt: skip
+        return
+    landed = v0.pile + o.cards  # the pile before any burn
+    if o.burn == "IDIOT-BURN-4KIND":
+        run = top_run(landed)
+        props.situation(o.burn, "five-or-more" if run >= 5 else "one-play" if len(o.cards) >= 4 else "across-plays")
+    elif not o.burn and r not in ("2", "6", "T") and top_run(landed) < 4 <= run_past_twos(landed):
+        props.situation("IDIOT-BURN-4KIND", "run-broken")
+    if o.burn:
+        assert o.burned is not None
+        ok = burned_now and not v1.pile and same(v1.burned, o.burned)
+        props.expect(o.burn, ok, BURN_MESSAGES[o.burn].format(six_burn=v0.opts["six_burn"]),
+                     None if ok else {"discard": [], "burned": size(o.burned) - size(v0.burned)},
+                     None if ok else {"discard": v1.pile, "burned": size(v1.burned) - size(v0.burned)})  # fmt: skip
+        return
+    # the pile as predicted, card for card, needs no rank lists nor Counters
+    if burned_now or not (v1.pile == pile or ([rk(x) for x in v1.pile] == [rk(x) for x in pile] and Counter(v1.pile) == Counter(pile))):
+        props.fail(burn_clause_for(r or "3") if burned_now or not v1.pile else o.ctx,
+                   f"the pile does not burn (top run of {top_run(pile)} x {r}): the cards land on it, the last listed on top",
+                   pile[-6:], v1.pile[-6:])  # fmt: skip
+    if top_run(pile) >= (2 if r == "6" else 3):
+        props.cover(burn_clause_for(r or "3"))  # a run one short of burning stays
+
+
+def _judge_end(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
+    """Who is out, whether the game is over and who is the loser, what is pending."""
+    before, after, t, r = step.before, step.after, step.kind, o.r
+    props.require("IDIOT-OUT-1", v1.out == o.out,
+                  "a player left with no hand, face-up or face-down card is out, appended to `out`", o.out, v1.out)
+    want_end = {"phase": "over", "loser": o.holders[0]} if o.over else {"phase": "play", "loser": None}
     got_end = {"phase": after.phase, "loser": (after.get("result") or {}).get("loser")}
-    if not over and pending and before.phase == "opening" and after.phase == "opening":
+    if not o.over and o.pending and before.phase == "opening" and after.phase == "opening":
         got_end["phase"] = "play"  # left open: the phase name while the opening play's follow-up is pending
     props.require("IDIOT-END-1", got_end == want_end,
                   "the game ends as soon as exactly one player holds cards, and that player is the loser", want_end, got_end)
-    if over:
+    if o.over:
         props.cover("IDIOT-END-1")
     if after.phase == "play" and after.get("opening_rank") is not None:
         props.fail("IDIOT-OPEN-2", "once the opening card is down the ladder is over (`opening_rank` null)", None, after.get("opening_rank"))
-    pend_clause = ("IDIOT-BLIND-2" if t == "play_blind" else "IDIOT-OUT-1" if gone
-                   else "IDIOT-TWO-2" if "two_followup" in (pending, v1.pending) else "IDIOT-DRAW-3")  # fmt: skip
-    if not over:
-        props.require(pend_clause, v1.pending == pending,
+    pend_clause = ("IDIOT-BLIND-2" if t == "play_blind" else "IDIOT-OUT-1" if o.gone
+                   else "IDIOT-TWO-2" if "two_followup" in (o.pending, v1.pending) else "IDIOT-DRAW-3")  # fmt: skip
+    if not o.over:
+        props.require(pend_clause, v1.pending == o.pending,
                       "pending after this move: a follow-up after a 2 (two_followup optional, not blind, not burnt, not out), "
                       "a chain when a card just drawn has the rank just played, else nothing",
-                      {"pending": pending, "drawn": drawn}, v1.pending)  # fmt: skip
-        if pending == "two_followup" or v0.pending == "two_followup" or (r == "2" and t == "play"):
+                      {"pending": o.pending, "drawn": o.drawn}, v1.pending)  # fmt: skip
+        if o.pending == "two_followup" or v0.pending == "two_followup" or (r == "2" and t == "play"):
             props.cover("IDIOT-TWO-2")
-        if pending == "chain" or v0.pending == "chain" or (r is not None and drawn):
+        if o.pending == "chain" or v0.pending == "chain" or (r is not None and o.drawn):
             props.cover("IDIOT-DRAW-3")
+    _judge_turn(props, step, v0, v1, o, pend_clause)
+
+
+def _judge_turn(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome, pend_clause: str) -> None:
+    """Who acts next, judged under the clause that decides it."""
+    before, after, t, s, n = step.before, step.after, step.kind, o.s, v0.n
     natural = next_active(s, n, set(v0.out))
-    if over:
+    if o.over:
         turn_clause = "IDIOT-END-1"
-    elif to_act is not None and after.to_act in v1.out:
+    elif o.to_act is not None and after.to_act in v1.out:
         turn_clause = "IDIOT-OUT-1"
-    elif burn:
+    elif o.burn:
         turn_clause = "IDIOT-BURN-NEXT"
     elif t == "pickup":
         turn_clause = "IDIOT-PICKUP-2"
-    elif failed_blind:
+    elif o.failed_blind:
         turn_clause = "IDIOT-BLIND-3"
-    elif pending or t == "stop":
-        turn_clause = pend_clause if pending else ctx
+    elif o.pending or t == "stop":
+        turn_clause = pend_clause if o.pending else o.ctx
     elif before.phase == "opening":
         turn_clause = "IDIOT-OPEN-2"
     else:
         turn_clause = "IDIOT-INV-7"
-    props.expect(turn_clause if turn_clause != "IDIOT-INV-7" else "IDIOT-INV-7", after.to_act == to_act,
+    props.expect(turn_clause, after.to_act == o.to_act,
                  "who acts next: the same player while a follow-up or chain is pending (or after a burn under "
-                 "after_burn burner), else the next player clockwise who is not out", to_act, after.to_act)  # fmt: skip
+                 "after_burn burner), else the next player clockwise who is not out", o.to_act, after.to_act)  # fmt: skip
     props.cover("IDIOT-INV-7")
-    if gone or (not over and to_act is not None and to_act != s and (s + 1) % n in v1.out) or natural != (s + 1) % n:
+    if o.gone or (not o.over and o.to_act is not None and o.to_act != s and (s + 1) % n in v1.out) or natural != (s + 1) % n:
         props.cover("IDIOT-OUT-1")
     if t == "pickup":
         props.cover("IDIOT-PICKUP-2")
     if before.phase == "opening" and t == "play":
         props.cover("IDIOT-OPEN-2")
-
 
 
 @checks("IDIOT-SWAP-1", "IDIOT-OPEN-1", "IDIOT-OPEN-3", "IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-MULTI-1",
@@ -956,6 +1135,9 @@ def _suits_ignored(props: IdiotProperties, v: View, listed: dict[bytes, Any],
     A PLAY-2 difference that splits one rank by suit (one card of the rank listed, another
     held card of that rank not) is the engine counting suits: it moves from PLAY-2 to RANK-1.
     """
+    if "IDIOT-PLAY-2" not in missing and "IDIOT-PLAY-2" not in extra:
+        return  # nothing to move (the usual case: no difference at all)
+
     def rank_of(m: Any) -> str | None:
         cards = m.get("cards") or []
         return rk(cards[0]) if m.get("type") == "play" and len(cards) == 1 else None
@@ -987,19 +1169,20 @@ def zone_discipline(props: IdiotProperties, step: Step) -> None:
         return
     v0, v1 = props.view(before), props.view(after)
     for s in range(n):
-        props.expect("IDIOT-INV-3", size(v1.fd[s]) <= size(v0.fd[s]) and size(v1.fu[s]) <= size(v0.fu[s]),
-                     "face-up and face-down rows never grow after the swap phase",
-                     [size(v0.fu[s]), size(v0.fd[s])], [size(v1.fu[s]), size(v1.fd[s])])  # fmt: skip
-        if size(v1.fu[s]) < size(v0.fu[s]):
+        fu0, fd0, fu1, fd1 = v0.fu.size(s), v0.fd.size(s), v1.fu.size(s), v1.fd.size(s)
+        ok = fd1 <= fd0 and fu1 <= fu0
+        props.expect("IDIOT-INV-3", ok, "face-up and face-down rows never grow after the swap phase",
+                     None if ok else [fu0, fd0], None if ok else [fu1, fd1])  # fmt: skip
+        if fu1 < fu0:
             combo = step.kind == "play" and not v0.draw and v0.hand[s] <= Counter(step.move.get("cards") or [])
             props.expect("IDIOT-INV-3", s == before.to_act and not v0.draw and (not v0.hand[s] or combo),
                          "a face-up card leaves only when the hand and the draw pile are empty (or in a TABLE-3 play)",
-                         {"hand": 0, "draw": 0}, {"seat": s, "hand": size(v0.hand[s]), "draw": len(v0.draw)})  # fmt: skip
-        if size(v1.fd[s]) < size(v0.fd[s]):
+                         {"hand": 0, "draw": 0}, {"seat": s, "hand": v0.hand.size(s), "draw": len(v0.draw)})  # fmt: skip
+        if fd1 < fd0:
             props.expect("IDIOT-INV-3", s == before.to_act and not v0.draw and not v0.hand[s] and not v0.fu[s]
-                         and size(v0.fd[s]) - size(v1.fd[s]) == 1,
+                         and fd0 - fd1 == 1,
                          "one face-down card leaves, only when hand, face-up row and draw pile are empty",
-                         {"hand": 0, "face_up": 0, "draw": 0}, {"hand": size(v0.hand[s]), "face_up": size(v0.fu[s]), "draw": len(v0.draw)})  # fmt: skip
+                         {"hand": 0, "face_up": 0, "draw": 0}, {"hand": v0.hand.size(s), "face_up": fu0, "draw": len(v0.draw)})  # fmt: skip
 
 
 @checks("IDIOT-INV-5")
@@ -1015,11 +1198,11 @@ def draw_rule(props: IdiotProperties, step: Step) -> None:
     if step.kind in ("pickup", "stop"):
         props.expect("IDIOT-INV-5", took == 0, "no draw on a pickup turn or a stop", 0, took)
         return
-    if step.kind == "play" and s is not None and Counter(step.move.get("cards") or []) <= v0.hand[s] + v0.fu[s]:
+    if step.kind == "play" and s is not None and within(Counter(step.move.get("cards") or []), v0.hand[s], v0.fu[s]):
         if v1.draw:
-            props.expect("IDIOT-INV-5", size(v1.hand[s]) >= 3, "after a play the hand is refilled to 3 while the draw pile lasts", 3, size(v1.hand[s]))
+            props.expect("IDIOT-INV-5", v1.hand.size(s) >= 3, "after a play the hand is refilled to 3 while the draw pile lasts", 3, v1.hand.size(s))
         if took:
-            props.expect("IDIOT-INV-5", size(v1.hand[s]) <= 3, "a draw step never takes the hand above 3", 3, size(v1.hand[s]))
+            props.expect("IDIOT-INV-5", v1.hand.size(s) <= 3, "a draw step never takes the hand above 3", 3, v1.hand.size(s))
     props.cover("IDIOT-INV-5")
 
 
@@ -1058,12 +1241,13 @@ def progress(props: IdiotProperties, step: Step) -> None:
         return
     v0, v1 = props.view(before), props.view(after)
     props.expect("IDIOT-INV-11", v1.out[: len(v0.out)] == v0.out, "the set of out players never shrinks", v0.out, v1.out)
-    circ0 = size(v0.total) - size(v0.burned)
-    circ1 = size(v1.total) - size(v1.burned)
+    circ0 = v0.count - len(before.zone("burned"))
+    circ1 = v1.count - len(after.zone("burned"))
     props.expect("IDIOT-INV-11", circ1 <= circ0, "cards in circulation (all but burned) never increase", circ0, circ1)
     for s in v1.out:
-        props.expect("IDIOT-INV-9", not v1.holds(s) and after.to_act != s, f"out seat {s} never gets cards again nor acts",
-                     "no cards, not to act", {"cards": size(v1.hand[s] + v1.fu[s] + v1.fd[s]), "to_act": after.to_act})  # fmt: skip
+        ok = not v1.holds(s) and after.to_act != s
+        props.expect("IDIOT-INV-9", ok, f"out seat {s} never gets cards again nor acts", "no cards, not to act",
+                     None if ok else {"cards": v1.hand.size(s) + v1.fu.size(s) + v1.fd.size(s), "to_act": after.to_act})  # fmt: skip
     if after.phase in ("opening", "play", "over"):
         holders = [s for s in range(n) if v1.holds(s)]
         over = after.phase == "over"

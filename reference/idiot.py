@@ -38,11 +38,12 @@ idiot.py) can override exactly one of them.
 from __future__ import annotations
 
 import functools
+import operator
 from collections import Counter
 from itertools import product
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
-from attrs import evolve, frozen
+from attrs import fields, frozen
 
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
 from ruleproof.notation import STANDARD_CARDS, STANDARD_DECK, rank
@@ -125,6 +126,20 @@ class IdiotState:
     pending: str | None  # None | "two_followup" | "chain"
     chain_rank: str | None  # the rank a pending chain may continue with
     loser: int | None
+
+
+_FIELDS = tuple(a.name for a in fields(IdiotState))
+_ALL_FIELDS = operator.attrgetter(*_FIELDS)
+_POSITION = {name: i for i, name in enumerate(_FIELDS)}
+
+
+def evolve(state: IdiotState, **changes: Any) -> IdiotState:
+    """``attrs.evolve`` for an IdiotState: a copy with ``changes``.  Every move makes one to three of
+    these, and the generic ``attrs.evolve`` looks the nineteen fields up one by one."""
+    values = list(_ALL_FIELDS(state))
+    for name, value in changes.items():
+        values[_POSITION[name]] = value
+    return IdiotState(*values)
 
 
 def remove_cards(zone: Cards, cards: Iterable[str]) -> Cards:
@@ -622,9 +637,10 @@ class Idiot(Rules[IdiotState]):
 
     def play_source(self, state: IdiotState, seat: int, cards: Cards) -> str:
         """Where the play comes from: "hand", "combo" (IDIOT-TABLE-3) or "face_up"."""
-        want, hand, up = Counter(cards), Counter(state.hands[seat]), Counter(state.face_up[seat])
+        want, hand = Counter(cards), Counter(state.hands[seat])
         if self.hand_open(state, seat) and want <= hand:
-            return "hand"
+            return "hand"  # the usual case, decided before the face-up cards are counted
+        up = Counter(state.face_up[seat])
         if self.may_combine(state, seat) and hand <= want and want - hand <= up:
             return "combo"
         if self.face_up_open(state, seat) and want <= up:
@@ -736,10 +752,10 @@ class Idiot(Rules[IdiotState]):
     def to_json(self, state: IdiotState) -> State:
         n = state.players
         zones: dict[str, list[str]] = {}
-        for seat in range(n):
-            zones[f"hand/{seat}"] = list(state.hands[seat])
-            zones[f"face_up/{seat}"] = list(state.face_up[seat])
-            zones[f"face_down/{seat}"] = list(state.face_down[seat])
+        for seat, (hand, up, down) in enumerate(_seat_zones(n)):
+            zones[hand] = list(state.hands[seat])
+            zones[up] = list(state.face_up[seat])
+            zones[down] = list(state.face_down[seat])
         zones["draw"] = list(state.draw)
         zones["discard"] = list(state.discard)
         zones["burned"] = list(state.burned)
@@ -752,6 +768,12 @@ class Idiot(Rules[IdiotState]):
             "out": list(state.out),
             "pending": state.pending,
         }
+
+
+@functools.lru_cache(maxsize=None)
+def _seat_zones(players: int) -> tuple[tuple[str, str, str], ...]:
+    # every snapshot names 3 zones a seat: formatted once per player count
+    return tuple((f"hand/{seat}", f"face_up/{seat}", f"face_down/{seat}") for seat in range(players))
 
 
 def _put(rows: tuple[Cards, ...], seat: int, row: Cards) -> tuple[Cards, ...]:

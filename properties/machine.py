@@ -56,7 +56,7 @@ def draw_step(data: st.DataObject) -> tuple[bool, int]:
     v = data.draw(STEP, label="step")
     rng = _EXAMPLE_RANDOM.get(data)
     if rng is None:
-        rng = _EXAMPLE_RANDOM[data] = random.Random(data.draw(draws.seed(), label="step seed"))
+        rng = _EXAMPLE_RANDOM[data] = random.Random(data.draw(draws.drawn_seed(), label="step seed"))
     low = v // ILLEGAL_ODDS
     return v % ILLEGAL_ODDS == ILLEGAL_ODDS - 1, low + 12 * rng.randrange(PICK_HIGH)
 

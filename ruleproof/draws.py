@@ -6,18 +6,18 @@ considers local, that is, not under site-packages.  Which modules those are
 depends on the install (an editable install makes ruleproof's own modules
 local, a wheel does not) and on what has been imported so far, so the same
 seed drew different examples in an editable and a wheel install, and in the
-second of two runs in one process.  Literals in (-100, 100) are never
-collected (``hypothesis.internal.constants_ast``), so a draw whose every
-possible value lies in that range can never be replaced: it depends only on
-the seed.
+second of two runs in one process.  Hypothesis never collects a literal in
+(-100, 100), so a draw whose every possible value lies in that range can
+never be replaced: it depends only on the seed.  CI checks it by comparing
+the certificates of an editable and a wheel install.
 
-This module keeps every integer draw in that range, with Hypothesis's public
-API only:
+The exploration keeps every integer draw in that range, with Hypothesis's
+public API only:
 
-- ``index(n)`` replaces ``st.integers(0, n - 1)`` (a legal move among 286
-  Black Maria passes, say) by base-100 digits drawn one by one;
-- ``permutation(items)`` replaces ``st.permutations`` (whose draws reach the
-  deck size: 156 cards in three-deck Idiot);
+- ``drawn_seed()`` is a number of base-100 digits drawn one by one, for a
+  ``random.Random`` (a step's larger picks, in properties/machine.py);
+- ``shuffled(items)`` replaces ``st.permutations`` (whose draws reach the
+  deck size: 156 cards in three-deck Idiot) by a shuffle from a drawn seed;
 - ``explore(example, ...)`` replaces ``run_state_machine_as_test``: a
   ``RuleBasedStateMachine`` draws an integer in 0..254 per example to pick
   which rules to enable (swarm testing), which local constants can replace;
@@ -37,33 +37,6 @@ T = TypeVar("T")
 BASE = 100  # Hypothesis collects no integer literal in (-BASE, BASE)
 
 
-def index(n: int) -> st.SearchStrategy[int]:
-    """An integer in ``range(n)``, like ``st.integers(0, n - 1)``, each choice in ``range(100)``.
-
-    Up to 100 it is exactly ``st.integers(0, n - 1)``; beyond, the high digits
-    are drawn first, so it still shrinks towards 0.
-    """
-    if n < 1:
-        raise ValueError(f"index({n}): need at least one choice")
-    if n <= BASE:
-        return st.integers(0, n - 1)
-    return _digits(n)
-
-
-@st.composite
-def _digits(draw: st.DrawFn, n: int) -> int:
-    high = draw(index((n - 1) // BASE + 1))
-    return high * BASE + draw(st.integers(0, min(BASE, n - high * BASE) - 1))
-
-
-@st.composite
-def permutation(draw: st.DrawFn, items: Sequence[T]) -> list[T]:
-    """The items in a drawn order (a Fisher-Yates shuffle by ``index``); shrinks towards the given order."""
-    out = list(items)
-    for i in range(len(out) - 1):
-        j = i + draw(index(len(out) - i))
-        out[i], out[j] = out[j], out[i]
-    return out
 
 
 def explore(example: Callable[[st.DataObject], None], config: settings, seed: int | None = None) -> None:
@@ -90,7 +63,7 @@ SEED_DIGITS = 4  # base-100 digits of a shuffle seed: 10**8 orders to draw from
 
 
 @st.composite
-def seed(draw: st.DrawFn) -> int:
+def drawn_seed(draw: st.DrawFn) -> int:
     """A seed of ``SEED_DIGITS`` base-100 digits, each drawn in ``range(100)``."""
     value = 0
     for _ in range(SEED_DIGITS):
@@ -107,5 +80,5 @@ def shuffled(draw: st.DrawFn, items: Sequence[T]) -> list[T]:
     a step's cost close to a bare state machine's.
     """
     out = list(items)
-    random.Random(draw(seed())).shuffle(out)
+    random.Random(draw(drawn_seed())).shuffle(out)
     return out

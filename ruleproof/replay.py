@@ -26,7 +26,6 @@ class ReplayOutcome:
     diverged: int | None  # the step where the engine no longer listed or accepted a recorded move
     divergence: str
     states: tuple[State, ...]  # the engine's state after each replayed step
-    check_errors: tuple[str, ...] = ()
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -54,7 +53,7 @@ def replay(trace: Trace, engine: CheckedEngine, props_cls: type[GameProperties],
         index[0] = i
         why = _step(session, event)
         if why:
-            return ReplayOutcome(tuple(found), i, why, tuple(states), _errors(session))
+            return ReplayOutcome(tuple(found), i, why, tuple(states))
         assert session.snap is not None
         states.append(session.snap.raw)
         if stop_at is not None and any(f.clause == stop_at for _, f in found):
@@ -62,7 +61,7 @@ def replay(trace: Trace, engine: CheckedEngine, props_cls: type[GameProperties],
     else:
         if trace.finding is not None and trace.finding.clause == CONTRACT_DETERMINISM and session.snap is not None:
             session.replay_current_game()
-    return ReplayOutcome(tuple(found), None, "", tuple(states), _errors(session))
+    return ReplayOutcome(tuple(found), None, "", tuple(states))
 
 
 def _step(session: Session, event: Event) -> str:
@@ -86,6 +85,3 @@ def _step(session: Session, event: Event) -> str:
         return "the engine refused this recorded move"
     return ""
 
-
-def _errors(session: Session) -> tuple[str, ...]:
-    return tuple(session.ledger.check_errors)

@@ -524,51 +524,16 @@ def test_two_seeds_explore_differently(capsys: pytest.CaptureFixture[str], tmp_p
 # -- install independence (probe 13): draws that no "local constant" can replace -----------------------
 
 
-@pytest.mark.parametrize("n", [1, 2, 99, 100, 101, 286, 680, 10_001])
-def test_index_covers_its_range_and_shrinks_to_zero(n: int) -> None:
-    from hypothesis import find, given, settings
-    from hypothesis import strategies as st
-
-    from ruleproof.draws import index
-
-    @settings(max_examples=50, database=None, deadline=None)
-    @given(st.data())
-    def within(data: st.DataObject) -> None:
-        assert 0 <= data.draw(index(n)) < n
-
-    within()
-    assert find(index(n), lambda v: v >= n - 1, settings=settings(database=None, max_examples=10_000)) == n - 1  # reachable
-    assert find(index(n), lambda v: True, settings=settings(database=None)) == 0
-
-
-def test_permutation_is_a_shuffle_that_shrinks_to_the_given_order() -> None:
-    from hypothesis import find, given, settings
-    from hypothesis import strategies as st
-
-    from ruleproof.draws import permutation
-
-    cards = [f"c{i}" for i in range(156)]  # three-deck Idiot: draws past 100 under st.permutations
-
-    @settings(max_examples=20, database=None, deadline=None)
-    @given(permutation(cards))
-    def shuffled(order: list[str]) -> None:
-        assert sorted(order) == sorted(cards)
-
-    shuffled()
-    assert find(permutation(cards), lambda p: True, settings=settings(database=None)) == cards
-    assert find(permutation(cards), lambda p: p[0] != "c0", settings=settings(database=None))[0] == "c1"  # one swap
-
-
 def test_explore_runs_each_example_and_honours_the_seed() -> None:
     from hypothesis import Phase, settings
     from hypothesis import strategies as st
 
-    from ruleproof.draws import explore, index
+    from ruleproof.draws import drawn_seed, explore
 
     def collect(seed: int | None, derandomize: bool) -> list[int]:
         seen: list[int] = []
         config = settings(max_examples=10, derandomize=derandomize, database=None, phases=(Phase.generate,), deadline=None)
-        explore(lambda data: seen.append(data.draw(index(1000))), config, seed)
+        explore(lambda data: seen.append(data.draw(drawn_seed())), config, seed)
         return seen
 
     assert len(collect(None, True)) == 10

@@ -6,7 +6,7 @@ it adds items only when asked (``--ruleproof``, ``--ruleproof-engine``, ``--rule
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from hypothesis import settings

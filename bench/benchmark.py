@@ -30,19 +30,18 @@ import argparse
 import random
 import sys
 import time
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
-
-from ruleproof import GAMES
-from ruleproof.checked import CheckedEngine
 from ruleproof.properties import available_games, properties_for
 from ruleproof.properties.machinery import Setup
 from ruleproof.reference import RULES, ReferenceEngine, all_rules
+
+from ruleproof import GAMES
+from ruleproof.checked import CheckedEngine
 from ruleproof.runner import PROFILES, certify_game, hypothesis_settings
 from ruleproof.smoke import _drawn_deal
 from ruleproof.transport.subprocess import SubprocessEngine
@@ -167,7 +166,9 @@ def certifications(games: list[str], profile: str) -> None:
     for game, module in (("black-maria", black_maria), ("idiot", idiot)):
         if game in passing:
             seconds, verdict = certification_seconds(game, module.engine(), profile)
-            print(f"  house rules {game:<10} {seconds:6.1f} s  {verdict}: {seconds / passing[game]:.2f} x the reference")
+            print(
+                f"  house rules {game:<10} {seconds:6.1f} s  {verdict}: {seconds / passing[game]:.2f} x the reference"
+            )
 
 
 def round_trip(engine: Any, game: str, n: int = 3000) -> float:
@@ -192,8 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     games = args.games or games_that_exist()
     rng = random.Random(args.seed)
     print(f"python {sys.version.split()[0]}, profile {args.profile}, {args.seconds}s of playouts per game")
-    header = (f"{'game':<12} {'games/s':>8} {'moves/s':>9} {'steps/s in':>11} {'steps/s pipe':>13} {'ratio':>6} {'steps':>6}"
-              f" {'µs/call in':>11} {'µs/call pipe':>13} {'bare steps/s':>13} {'kit/bare':>9}")  # fmt: skip
+    header = (
+        f"{'game':<12} {'games/s':>8} {'moves/s':>9} {'steps/s in':>11} {'steps/s pipe':>13} {'ratio':>6} {'steps':>6}"
+        f" {'µs/call in':>11} {'µs/call pipe':>13} {'bare steps/s':>13} {'kit/bare':>9}"
+    )
     print(header)
     for game in games:
         gps, mps, cut = playouts(game, args.seconds, rng)
@@ -208,8 +211,11 @@ def main(argv: list[str] | None = None) -> int:
         note = f"  ({cut} playouts cut at {MAX_MOVES} moves)" if cut else ""
         if steps_pipe != steps:
             note += f"  (steps differ: {steps} in process, {steps_pipe} over the pipe)"
-        print(f"{game:<12} {gps:>8.1f} {mps:>9.0f} {inproc:>11.0f} {piped:>13.0f} {piped / inproc:>6.2f} {steps:>6}"
-              f" {us_in:>11.1f} {us_pipe:>13.1f} {bare:>13.0f} {inproc / bare:>9.2f}{note}", flush=True)  # fmt: skip
+        print(
+            f"{game:<12} {gps:>8.1f} {mps:>9.0f} {inproc:>11.0f} {piped:>13.0f} {piped / inproc:>6.2f} {steps:>6}"
+            f" {us_in:>11.1f} {us_pipe:>13.1f} {bare:>13.0f} {inproc / bare:>9.2f}{note}",
+            flush=True,
+        )
     if not args.no_certify:
         certifications(games, args.profile)
     return 0

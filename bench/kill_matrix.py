@@ -19,15 +19,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from collections import Counter  # noqa: E402
+from collections import Counter
 
-from ruleproof.checked import CheckedEngine  # noqa: E402
-from ruleproof.findings import Setup, Trace  # noqa: E402
-from ruleproof.properties import properties_for  # noqa: E402
-from ruleproof.session import Ledger, Session  # noqa: E402
-from ruleproof.properties import available_games  # noqa: E402
-from ruleproof.runner import PROFILES, certify_game  # noqa: E402
-from tests.mutants import REGISTRY, all_mutants  # noqa: E402
+from ruleproof.properties import (
+    available_games,
+    properties_for,
+)
+
+from ruleproof.checked import CheckedEngine
+from ruleproof.findings import Setup, Trace
+from ruleproof.runner import PROFILES, certify_game
+from ruleproof.session import Ledger, Session
+from tests.mutants import REGISTRY, all_mutants
 
 
 def caught_in(engine: CheckedEngine, game: str, trace: Trace, clause: str) -> str:
@@ -61,7 +64,9 @@ def measure(name: str, profile: str) -> dict[str, object]:
     alone = certify_game(CheckedEngine(m.engine()), m.game, PROFILES[profile], stop_after=m.clause, fixtures=False)
     solo = next((f for f in alone.failures if f.finding.clause == m.clause), None)
     return {
-        "solo": f"yes, {solo.seconds:.1f} s, {solo.original_steps} → {solo.steps} steps" if solo else "no (fixtures only)",
+        "solo": f"yes, {solo.seconds:.1f} s, {solo.original_steps} → {solo.steps} steps"
+        if solo
+        else "no (fixtures only)",
         "solo_steps": solo.steps if solo else None,
         "game": m.game,
         "mutant": m.name,
@@ -106,14 +111,20 @@ def main() -> int:
     ]
     solo = sorted(r["solo_steps"] for r in rows if r["solo_steps"] is not None)
     if solo:
-        lines += [f"State machine alone: {len(solo)}/{len(rows)} killed; minimized counterexamples: median "
-                  f"{solo[len(solo) // 2]} steps, maximum {solo[-1]}.", ""]
+        lines += [
+            f"State machine alone: {len(solo)}/{len(rows)} killed; minimized counterexamples: median "
+            f"{solo[len(solo) // 2]} steps, maximum {solo[-1]}.",
+            "",
+        ]
     for game in games:
         mine = [r for r in rows if r["game"] == game]
         killed = sum(1 for r in mine if r["killed"])
-        lines += [f"## {game}: {killed}/{len(mine)} killed", "",
-                  "| mutant | bug | clause expected | clause(s) reported | killed | by | situation that caught it | time to detect (s) | shrunk trace | state machine alone |",
-                  "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+        lines += [
+            f"## {game}: {killed}/{len(mine)} killed",
+            "",
+            "| mutant | bug | clause expected | clause(s) reported | killed | by | situation that caught it | time to detect (s) | shrunk trace | state machine alone |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+        ]
         for r in mine:
             lines.append(
                 f"| {r['mutant']} | {r['description']} | {r['expected']} | {', '.join(r['reported']) or '-'} | "

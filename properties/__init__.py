@@ -8,8 +8,9 @@ machine that drives an engine under them.
 
 from __future__ import annotations
 
-from ruleproof.engine import load_factory
 from ruleproof.properties.machinery import GameProperties
+
+from ruleproof.engine import load_factory
 
 PROPERTIES = {
     "black-maria": "ruleproof.properties.black_maria:BlackMariaProperties",

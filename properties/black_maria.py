@@ -13,14 +13,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, ClassVar, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from hypothesis import strategies as st
-
-from ruleproof import draws
-
-from ruleproof.notation import RANKS, STANDARD_DECK, rank_index, suit
-from ruleproof.setup_probes import judge_start
 from ruleproof.properties.machinery import (
     CONTRACT_CLAUSES,
     CheckRegistry,
@@ -31,14 +27,39 @@ from ruleproof.properties.machinery import (
     move_diff,
 )
 
+from ruleproof import draws
+from ruleproof.notation import RANKS, STANDARD_DECK, rank_index, suit
+from ruleproof.setup_probes import judge_start
+
 GAME = "black-maria"
 CLAUSES = [
-    "BM-SETUP-1", "BM-DEAL-1", "BM-DEAL-2", "BM-PASS-1", "BM-PASS-2", "BM-PASS-3",
-    "BM-LEAD-1", "BM-LEAD-2", "BM-FOLLOW-1", "BM-WIN-1", "BM-WIN-2",
-    "BM-SCORE-1", "BM-SCORE-2", "BM-SCORE-3", "BM-SCORE-4", "BM-SCORE-5", "BM-END-1", "BM-END-2",
-    "BM-INV-1", "BM-INV-2", "BM-INV-3", "BM-INV-4", "BM-INV-5", "BM-INV-6", "BM-INV-7",
+    "BM-SETUP-1",
+    "BM-DEAL-1",
+    "BM-DEAL-2",
+    "BM-PASS-1",
+    "BM-PASS-2",
+    "BM-PASS-3",
+    "BM-LEAD-1",
+    "BM-LEAD-2",
+    "BM-FOLLOW-1",
+    "BM-WIN-1",
+    "BM-WIN-2",
+    "BM-SCORE-1",
+    "BM-SCORE-2",
+    "BM-SCORE-3",
+    "BM-SCORE-4",
+    "BM-SCORE-5",
+    "BM-END-1",
+    "BM-END-2",
+    "BM-INV-1",
+    "BM-INV-2",
+    "BM-INV-3",
+    "BM-INV-4",
+    "BM-INV-5",
+    "BM-INV-6",
+    "BM-INV-7",
     "CONTRACT-TURN-1",
-]  # fmt: skip
+]
 
 # Penalty values per scheme, straight from BM-SCORE-1/2/3.
 HEARTS = [r + "H" for r in RANKS]
@@ -47,9 +68,14 @@ POINTS: dict[str, dict[str, int]] = {
     "spades": {**{h: 1 for h in HEARTS}, "QS": 13, "KS": 10, "AS": 7},
     "spot": {
         **{f"{r}H": int(r) for r in "23456789"},
-        "TH": 10, "JH": 10, "QH": 10, "KH": 10, "AH": 15, "QS": 25,
+        "TH": 10,
+        "JH": 10,
+        "QH": 10,
+        "KH": 10,
+        "AH": 15,
+        "QS": 25,
     },
-}  # fmt: skip
+}
 ROUND_TOTAL = {"standard": 26, "spades": 43, "spot": 124}  # BM-INV-5
 VALUED = frozenset(card for table in POINTS.values() for card in table)  # cards some scheme values
 SCORE_CLAUSE = {"standard": "BM-SCORE-1", "spades": "BM-SCORE-2", "spot": "BM-SCORE-3"}
@@ -145,11 +171,11 @@ class BlackMariaProperties(GameProperties):
         n, phase = self.n, snap.phase
         if phase == "deal":
             good = [list(c) for c in _split(deck_for(n), n)]
-            short = [good[0][1:]] + [good[1] + good[0][:1]] + good[2:]
-            twice = [good[0][:-1] + [good[1][0]]] + good[1:]
+            short = [good[0][1:], good[1] + good[0][:1], *good[2:]]
+            twice = [[*good[0][:-1], good[1][0]], *good[1:]]
             bad = [({"type": "deal", "hands": short}, "BM-DEAL-1"), ({"type": "deal", "hands": twice}, "BM-DEAL-1")]
             if n == 3:
-                with_2c = [good[0][:-1] + ["2C"]] + good[1:]
+                with_2c = [[*good[0][:-1], "2C"], *good[1:]]
                 bad.append(({"type": "deal", "hands": with_2c}, "BM-DEAL-1"))
             return bad
         seat = snap.to_act
@@ -232,15 +258,26 @@ def conservation(props: BlackMariaProperties, snap: Snapshot) -> None:
     n = props.n
     everything = snap.all_cards()
     ok = everything == PACK  # the difference is worked out only for a message, never on every step
-    props.expect("BM-INV-1", ok, "the zones must hold each of the 52 cards exactly once",
-                 "52 distinct cards", None if ok else _diff(everything, PACK))  # fmt: skip
+    props.expect(
+        "BM-INV-1",
+        ok,
+        "the zones must hold each of the 52 cards exactly once",
+        "52 distinct cards",
+        None if ok else _diff(everything, PACK),
+    )
     if n == 3:
         outside = [z for z in snap.zone_names() if z != "removed" and "2C" in snap.zone(z)]
-        props.expect("BM-DEAL-1", snap.zone("removed") == ["2C"] and not outside,
-                     "with 3 players the 2C is removed: zone `removed` is exactly [\"2C\"]",
-                     ["2C"], {"removed": snap.zone("removed"), "2C also in": outside})  # fmt: skip
+        props.expect(
+            "BM-DEAL-1",
+            snap.zone("removed") == ["2C"] and not outside,
+            'with 3 players the 2C is removed: zone `removed` is exactly ["2C"]',
+            ["2C"],
+            {"removed": snap.zone("removed"), "2C also in": outside},
+        )
     else:
-        props.expect("BM-DEAL-1", not snap.zone("removed"), "with 4 players no card is removed", [], snap.zone("removed"))
+        props.expect(
+            "BM-DEAL-1", not snap.zone("removed"), "with 4 players no card is removed", [], snap.zone("removed")
+        )
 
 
 def _diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:
@@ -259,22 +296,45 @@ def the_deal(props: BlackMariaProperties, step: Step) -> None:
         return
     after, n = step.after, props.n
     hands = [Counter(after.zone(f"hand/{s}")) for s in range(n)]
-    props.expect("BM-DEAL-1", hands == [Counter(h) for h in step.move["hands"]],
-                 "each seat holds exactly the cards dealt to it", step.move["hands"],
-                 [after.zone(f"hand/{s}") for s in range(n)])  # fmt: skip
+    props.expect(
+        "BM-DEAL-1",
+        hands == [Counter(h) for h in step.move["hands"]],
+        "each seat holds exactly the cards dealt to it",
+        step.move["hands"],
+        [after.zone(f"hand/{s}") for s in range(n)],
+    )
     size = hand_size(n)
-    props.expect("BM-INV-2", all(sum(h.values()) == size for h in hands),
-                 f"every hand has {size} cards after the deal", size, [sum(h.values()) for h in hands])  # fmt: skip
+    props.expect(
+        "BM-INV-2",
+        all(sum(h.values()) == size for h in hands),
+        f"every hand has {size} cards after the deal",
+        size,
+        [sum(h.values()) for h in hands],
+    )
     rnd = after.get("round")
-    props.expect("BM-DEAL-2", rnd == step.before.get("round", 0) + 1, "each deal starts the next round", step.before.get("round", 0) + 1, rnd)
+    props.expect(
+        "BM-DEAL-2",
+        rnd == step.before.get("round", 0) + 1,
+        "each deal starts the next round",
+        step.before.get("round", 0) + 1,
+        rnd,
+    )
     want_dealer = (props.setup.dealer + rnd - 1) % n
-    props.expect("BM-DEAL-2", after.get("dealer") == want_dealer,
-                 f"round {rnd}'s dealer is the first dealer moved {rnd - 1} seat(s) left",
-                 want_dealer, after.get("dealer"))  # fmt: skip
+    props.expect(
+        "BM-DEAL-2",
+        after.get("dealer") == want_dealer,
+        f"round {rnd}'s dealer is the first dealer moved {rnd - 1} seat(s) left",
+        want_dealer,
+        after.get("dealer"),
+    )
     dealer = after.get("dealer")  # judged on the dealer the engine names, so a wrong dealer fails only BM-DEAL-2
-    props.expect("BM-PASS-2", after.phase == "pass" and after.to_act == (dealer + 1) % n,
-                 "after the deal the seats pass, starting left of the dealer",
-                 {"phase": "pass", "to_act": (dealer + 1) % n}, {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
+    props.expect(
+        "BM-PASS-2",
+        after.phase == "pass" and after.to_act == (dealer + 1) % n,
+        "after the deal the seats pass, starting left of the dealer",
+        {"phase": "pass", "to_act": (dealer + 1) % n},
+        {"phase": after.phase, "to_act": after.to_act},
+    )
     props.dealt = hands
     props.passed = {}
     props.round_scores = list(step.before.scores)
@@ -296,29 +356,55 @@ def passing(props: BlackMariaProperties, step: Step) -> None:
     held = set(dealt)  # one pack: every card is distinct, so a set says all a Counter would
     bad = [m for m in passes if len(set(cards := m["cards"])) != 3 or not held.issuperset(cards)]
     props.expect("BM-PASS-2", not bad, "a seat passes only cards from the hand it was dealt", "3 dealt cards", bad[:2])
-    props.expect("BM-PASS-1", len(passes) == math.comb(size, 3) and len(passes) == len(before.moves),
-                 "every choice of 3 cards from the hand is a legal pass, and nothing else",
-                 math.comb(size, 3), {"passes": len(passes), "moves": len(before.moves)})  # fmt: skip
+    props.expect(
+        "BM-PASS-1",
+        len(passes) == math.comb(size, 3) and len(passes) == len(before.moves),
+        "every choice of 3 cards from the hand is a legal pass, and nothing else",
+        math.comb(size, 3),
+        {"passes": len(passes), "moves": len(before.moves)},
+    )
     cards = step.move["cards"]
     props.passed[seat] = cards
     if after.phase == "pass":
-        props.expect("BM-PASS-2", Counter(after.zone(f"passing/{seat}")) == Counter(cards)
-                     and all(Counter(after.zone(f"hand/{s}")) == Counter(before.zone(f"hand/{s}")) - (Counter(cards) if s == seat else Counter()) for s in range(n)),
-                     "passed cards wait in `passing` until every seat has passed; nobody receives early",
-                     {"passing": sorted(cards)}, {"passing": after.zone(f"passing/{seat}")})  # fmt: skip
-        props.expect("BM-PASS-2", after.to_act == (seat + 1) % n, "seats pass in turn clockwise", (seat + 1) % n, after.to_act)
+        props.expect(
+            "BM-PASS-2",
+            Counter(after.zone(f"passing/{seat}")) == Counter(cards)
+            and all(
+                Counter(after.zone(f"hand/{s}"))
+                == Counter(before.zone(f"hand/{s}")) - (Counter(cards) if s == seat else Counter())
+                for s in range(n)
+            ),
+            "passed cards wait in `passing` until every seat has passed; nobody receives early",
+            {"passing": sorted(cards)},
+            {"passing": after.zone(f"passing/{seat}")},
+        )
+        props.expect(
+            "BM-PASS-2", after.to_act == (seat + 1) % n, "seats pass in turn clockwise", (seat + 1) % n, after.to_act
+        )
         return
     # the exchange: BM-PASS-1 (to the right), BM-INV-2 bookkeeping; BM-PASS-3 in later rounds
-    props.expect("BM-PASS-1", len(props.passed) == n, "the exchange happens once every seat has passed", n, len(props.passed))
+    props.expect(
+        "BM-PASS-1", len(props.passed) == n, "the exchange happens once every seat has passed", n, len(props.passed)
+    )
     later = after.get("round", 1) >= 2
     for s in range(n):
         want = props.dealt[s] - Counter(props.passed.get(s, [])) + Counter(props.passed.get((s + 1) % n, []))
         got = Counter(after.zone(f"hand/{s}"))
         # BM-PASS-3 is the same rule in every later round: no rotation, no hold
-        props.expect("BM-PASS-3" if later else "BM-PASS-1", got == want,
-                     f"seat {s} keeps its hand less the 3 it passed, plus the 3 passed by seat {(s + 1) % n} on its left",
-                     sorted(want.elements()), sorted(got.elements()))  # fmt: skip
-        props.expect("BM-INV-2", not after.zone(f"passing/{s}"), "no card stays in `passing` after the exchange", [], after.zone(f"passing/{s}"))
+        props.expect(
+            "BM-PASS-3" if later else "BM-PASS-1",
+            got == want,
+            f"seat {s} keeps its hand less the 3 it passed, plus the 3 passed by seat {(s + 1) % n} on its left",
+            sorted(want.elements()),
+            sorted(got.elements()),
+        )
+        props.expect(
+            "BM-INV-2",
+            not after.zone(f"passing/{s}"),
+            "no card stays in `passing` after the exchange",
+            [],
+            after.zone(f"passing/{s}"),
+        )
 
 
 @checks("BM-LEAD-1", "BM-LEAD-2", "BM-FOLLOW-1", "BM-INV-4")
@@ -332,8 +418,9 @@ def who_plays_what(props: BlackMariaProperties, step: Step) -> None:
     trick = after.zone("trick")
     if step.before.phase == "pass":
         first = (after.get("dealer") + 1) % n
-        props.expect("BM-LEAD-1", seat == first and not trick,
-                     "the player left of the dealer leads the first trick", first, seat)  # fmt: skip
+        props.expect(
+            "BM-LEAD-1", seat == first and not trick, "the player left of the dealer leads the first trick", first, seat
+        )
         props.cover("BM-INV-4")
     hand = after.zone(f"hand/{seat}")
     if trick:
@@ -345,9 +432,12 @@ def who_plays_what(props: BlackMariaProperties, step: Step) -> None:
         legal, clause = hand, "BM-LEAD-2"
     want = set(legal)
     got = {m.get("card") for m in after.moves if m.get("type") == "play"}
-    props.expect(clause, got == want and len(after.moves) == len(want),
-                 "following: the cards of the led suit if any, else any card" if trick else "any card may be led",
-                 *move_diff([play(c) for c in want], after.moves))  # fmt: skip
+    props.expect(
+        clause,
+        got == want and len(after.moves) == len(want),
+        "following: the cards of the led suit if any, else any card" if trick else "any card may be led",
+        *move_diff([play(c) for c in want], after.moves),
+    )
 
 
 @checks("BM-FOLLOW-1", "BM-WIN-1", "BM-WIN-2", "BM-INV-3", "BM-INV-4", "CONTRACT-TURN-1")
@@ -363,30 +453,53 @@ def trick_play(props: BlackMariaProperties, step: Step) -> None:
     if before.zone("trick"):  # BM-INV-3: judged on the card played, whatever legal_moves listed
         led = suit(before.zone("trick")[0])
         follows = suit(card) == led or not any(suit(c) == led for c in hand)
-        props.expect("BM-INV-3", follows, f"a play follows the led suit ({led}) when the hand holds one",
-                     {"suit": led}, {"played": card})  # fmt: skip
+        props.expect(
+            "BM-INV-3",
+            follows,
+            f"a play follows the led suit ({led}) when the hand holds one",
+            {"suit": led},
+            {"played": card},
+        )
     else:
         props.cover("BM-INV-3")
-    trick = before.zone("trick") + [card]
-    seats = list(before.get("trick_seats") or []) + [seat]
+    trick = [*before.zone("trick"), card]
+    seats = [*list(before.get("trick_seats") or []), seat]
     if len(trick) < n:
-        props.expect("BM-INV-4", after.zone("trick") == trick and list(after.get("trick_seats") or seats) == seats,
-                     "the card joins the trick in play order", trick, after.zone("trick"))  # fmt: skip
-        props.expect("CONTRACT-TURN-1", after.to_act == (seat + 1) % n, "play passes to the left", (seat + 1) % n, after.to_act)
+        props.expect(
+            "BM-INV-4",
+            after.zone("trick") == trick and list(after.get("trick_seats") or seats) == seats,
+            "the card joins the trick in play order",
+            trick,
+            after.zone("trick"),
+        )
+        props.expect(
+            "CONTRACT-TURN-1", after.to_act == (seat + 1) % n, "play passes to the left", (seat + 1) % n, after.to_act
+        )
         return
     led = suit(trick[0])
     best = max((c for c in trick if suit(c) == led), key=rank_index)
     winner = seats[trick.index(best)]
-    grew = {s: sorted((Counter(after.zone(f"won/{s}")) - Counter(before.zone(f"won/{s}"))).elements()) for s in range(n)}
+    grew = {
+        s: sorted((Counter(after.zone(f"won/{s}")) - Counter(before.zone(f"won/{s}"))).elements()) for s in range(n)
+    }
     takers = [s for s, cards in grew.items() if cards]
-    props.expect("BM-WIN-1", takers == [winner] and Counter(grew[winner]) == Counter(trick),
-                 f"the highest card of the led suit ({best}) wins: seat {winner} takes the trick",
-                 {"winner": winner, "won": sorted(trick)}, {f"won/{s}": c for s, c in grew.items() if c})  # fmt: skip
+    props.expect(
+        "BM-WIN-1",
+        takers == [winner] and Counter(grew[winner]) == Counter(trick),
+        f"the highest card of the led suit ({best}) wins: seat {winner} takes the trick",
+        {"winner": winner, "won": sorted(trick)},
+        {f"won/{s}": c for s, c in grew.items() if c},
+    )
     props.cover("BM-INV-4")
     taker = takers[0] if len(takers) == 1 else winner  # judge the next lead against who took the trick
     if after.phase == "play":
-        props.expect("BM-WIN-2", after.to_act == taker and not after.zone("trick"),
-                     "the trick winner leads the next trick", taker, after.to_act)  # fmt: skip
+        props.expect(
+            "BM-WIN-2",
+            after.to_act == taker and not after.zone("trick"),
+            "the trick winner leads the next trick",
+            taker,
+            after.to_act,
+        )
     else:
         size = hand_size(n)
         tricks = sum(len(after.zone(f"won/{s}")) for s in range(n)) // n
@@ -401,8 +514,18 @@ def totals_never_fall(props: BlackMariaProperties, step: Step) -> None:
     props.expect("BM-INV-6", not fell, "totals never go down", {"at least": before}, {"scores": after})
 
 
-@checks("BM-SCORE-1", "BM-SCORE-2", "BM-SCORE-3", "BM-SCORE-4", "BM-SCORE-5", "BM-INV-5", "BM-INV-6",
-        "BM-END-1", "BM-END-2", "BM-INV-7")  # fmt: skip
+@checks(
+    "BM-SCORE-1",
+    "BM-SCORE-2",
+    "BM-SCORE-3",
+    "BM-SCORE-4",
+    "BM-SCORE-5",
+    "BM-INV-5",
+    "BM-INV-6",
+    "BM-END-1",
+    "BM-END-2",
+    "BM-INV-7",
+)
 def round_end(props: BlackMariaProperties, step: Step) -> None:
     """Scoring when the last trick is won, then either the next deal or the end."""
     before, after, n = step.before, step.after, props.n
@@ -414,9 +537,20 @@ def round_end(props: BlackMariaProperties, step: Step) -> None:
     gained = [after.scores[s] - props.round_scores[s] for s in range(n)]
     want = [sum(points.get(c, 0) for c in won[s]) for s in range(n)]
     # the invariants are judged whatever the clause attribution below finds
-    props.expect("BM-INV-5", sum(gained) == ROUND_TOTAL[scheme], f"a `{scheme}` round hands out exactly {ROUND_TOTAL[scheme]}", ROUND_TOTAL[scheme], sum(gained))
-    props.expect("BM-INV-6", gained == want, "each round score is the sum of the penalty values in that player's won tricks",
-                 {"round": want}, {"round": gained})  # fmt: skip
+    props.expect(
+        "BM-INV-5",
+        sum(gained) == ROUND_TOTAL[scheme],
+        f"a `{scheme}` round hands out exactly {ROUND_TOTAL[scheme]}",
+        ROUND_TOTAL[scheme],
+        sum(gained),
+    )
+    props.expect(
+        "BM-INV-6",
+        gained == want,
+        "each round score is the sum of the penalty values in that player's won tricks",
+        {"round": want},
+        {"round": gained},
+    )
     if gained != want:
         # A wrong card value (BM-SCORE-1/2/3) can only move the score of a seat that won a card some
         # scheme values; any other difference (a total not added, a moon-shot adjustment, a total
@@ -425,21 +559,42 @@ def round_end(props: BlackMariaProperties, step: Step) -> None:
             gained[s] == want[s] for s in range(n) if not any(c in VALUED for c in won[s])
         )
         clause = SCORE_CLAUSE[scheme] if by_value else "BM-SCORE-4"
-        props.fail(clause, f"under `{scheme}` each player adds the penalty values of the cards in the tricks they won"
-                   if by_value else "each player's round score, the sum of the penalty cards they won, is added to their total",
-                   {"totals": [props.round_scores[s] + want[s] for s in range(n)], "round": want},
-                   {"totals": after.scores, "round": gained})  # fmt: skip
+        props.fail(
+            clause,
+            f"under `{scheme}` each player adds the penalty values of the cards in the tricks they won"
+            if by_value
+            else "each player's round score, the sum of the penalty cards they won, is added to their total",
+            {"totals": [props.round_scores[s] + want[s] for s in range(n)], "round": want},
+            {"totals": after.scores, "round": gained},
+        )
     else:
         props.cover(SCORE_CLAUSE[scheme], "BM-SCORE-4")
-    props.expect("BM-SCORE-5", after.options.get("scoring") == scheme, "the scheme is fixed for the whole game", scheme, after.options.get("scoring"))
+    props.expect(
+        "BM-SCORE-5",
+        after.options.get("scoring") == scheme,
+        "the scheme is fixed for the whole game",
+        scheme,
+        after.options.get("scoring"),
+    )
     target = props.target
-    props.expect("BM-END-1", after.options.get("target") == target,
-                 "the target is the one set, or 500 under spot and 100 otherwise", target, after.options.get("target"))  # fmt: skip
+    props.expect(
+        "BM-END-1",
+        after.options.get("target") == target,
+        "the target is the one set, or 500 under spot and 100 otherwise",
+        target,
+        after.options.get("target"),
+    )
     ended = max(after.scores) >= target
-    props.situation("BM-END-1", "ends-at-target" if max(after.scores) == target else "ends-above-target" if ended else "continues")
-    props.expect("BM-END-1", (after.phase == "over") == ended,
-                 f"the game ends after a round iff some total reaches the target {target}",
-                 "over" if ended else "deal", after.phase)  # fmt: skip
+    props.situation(
+        "BM-END-1", "ends-at-target" if max(after.scores) == target else "ends-above-target" if ended else "continues"
+    )
+    props.expect(
+        "BM-END-1",
+        (after.phase == "over") == ended,
+        f"the game ends after a round iff some total reaches the target {target}",
+        "over" if ended else "deal",
+        after.phase,
+    )
     if after.phase == "over":
         low = min(after.scores)
         winners = [s for s in range(n) if after.scores[s] == low]
@@ -447,5 +602,10 @@ def round_end(props: BlackMariaProperties, step: Step) -> None:
         props.expect("BM-END-2", got == winners, "the lowest total wins; ties share the win", winners, got)
         props.situation("BM-END-2", "tie-for-lowest" if len(winners) > 1 else "unique-lowest")
     bound = math.ceil(target * n / ROUND_TOTAL[scheme])
-    props.expect("BM-INV-7", after.get("round", 0) <= bound,
-                 f"a game ends within ceil(target*n/T) = {bound} rounds", bound, after.get("round"))  # fmt: skip
+    props.expect(
+        "BM-INV-7",
+        after.get("round", 0) <= bound,
+        f"a game ends within ceil(target*n/T) = {bound} rounds",
+        bound,
+        after.get("round"),
+    )

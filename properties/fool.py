@@ -24,15 +24,11 @@ whether empty zones are present.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from itertools import chain
-from typing import Any, Callable, ClassVar, Sequence
+from typing import Any, ClassVar
 
 from hypothesis import strategies as st
-
-from ruleproof import draws
-
-from ruleproof.notation import FOOL_BOX_MAX, FOOL_BOX_WILDS, FOOL_COLOURS, FOOL_WILD, fool_box, fool_colour, fool_number
-from ruleproof.setup_probes import judge_start
 from ruleproof.properties.machinery import (
     CONTRACT_CLAUSES,
     CheckRegistry,
@@ -43,17 +39,56 @@ from ruleproof.properties.machinery import (
     move_diff,
 )
 
+from ruleproof import draws
+from ruleproof.notation import FOOL_BOX_MAX, FOOL_BOX_WILDS, FOOL_COLOURS, FOOL_WILD, fool_box, fool_colour, fool_number
+from ruleproof.setup_probes import judge_start
+
 GAME = "fool"
 CLAUSES = [
-    "FOOL-SETUP-1", "FOOL-SETUP-2", "FOOL-SETUP-3", "FOOL-SETUP-4", "FOOL-SETUP-5", "FOOL-DEAL-1",
-    "FOOL-SETUP-6", "FOOL-TURN-1", "FOOL-TURN-2", "FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1",
-    "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-WILD-2", "FOOL-OFF-1", "FOOL-WIN-1", "FOOL-WIN-2",
-    "FOOL-WORST-1", "FOOL-WORST-2", "FOOL-WORST-3", "FOOL-WORST-4", "FOOL-SIT-1", "FOOL-SIT-2",
-    "FOOL-SIT-3", "FOOL-END-1", "FOOL-SCORE-1", "FOOL-SCORE-2", "FOOL-SCORE-3", "FOOL-SCORE-4",
-    "FOOL-GAME-1", "FOOL-GAME-2",
-    "FOOL-INV-1", "FOOL-INV-2", "FOOL-INV-3", "FOOL-INV-4", "FOOL-INV-5", "FOOL-INV-6",
-    "FOOL-INV-7", "FOOL-INV-8", "FOOL-INV-9", "FOOL-INV-10", "FOOL-INV-11",
-]  # fmt: skip
+    "FOOL-SETUP-1",
+    "FOOL-SETUP-2",
+    "FOOL-SETUP-3",
+    "FOOL-SETUP-4",
+    "FOOL-SETUP-5",
+    "FOOL-DEAL-1",
+    "FOOL-SETUP-6",
+    "FOOL-TURN-1",
+    "FOOL-TURN-2",
+    "FOOL-LEAD-1",
+    "FOOL-COLOUR-1",
+    "FOOL-WILD-1",
+    "FOOL-FOLLOW-1",
+    "FOOL-FOLLOW-2",
+    "FOOL-WILD-2",
+    "FOOL-OFF-1",
+    "FOOL-WIN-1",
+    "FOOL-WIN-2",
+    "FOOL-WORST-1",
+    "FOOL-WORST-2",
+    "FOOL-WORST-3",
+    "FOOL-WORST-4",
+    "FOOL-SIT-1",
+    "FOOL-SIT-2",
+    "FOOL-SIT-3",
+    "FOOL-END-1",
+    "FOOL-SCORE-1",
+    "FOOL-SCORE-2",
+    "FOOL-SCORE-3",
+    "FOOL-SCORE-4",
+    "FOOL-GAME-1",
+    "FOOL-GAME-2",
+    "FOOL-INV-1",
+    "FOOL-INV-2",
+    "FOOL-INV-3",
+    "FOOL-INV-4",
+    "FOOL-INV-5",
+    "FOOL-INV-6",
+    "FOOL-INV-7",
+    "FOOL-INV-8",
+    "FOOL-INV-9",
+    "FOOL-INV-10",
+    "FOOL-INV-11",
+]
 
 # Assumption A-FOOL-DECK (rules.md §1.2): players -> (G max, R max, Y max, B max, number of 1s).
 ASSUMED_2018 = {
@@ -125,8 +160,9 @@ def worst_order(trick: Sequence[str], lead: str | None) -> list[int]:
 
 def winner_index(trick: Sequence[str], lead: str | None) -> int:
     """FOOL-WIN-1: the highest card counting as the lead colour; the earliest among equals (1s)."""
-    return max((i for i in range(len(trick)) if not off_colour(trick[i], lead)),
-               key=lambda i: (fool_number(trick[i]), -i))  # fmt: skip
+    return max(
+        (i for i in range(len(trick)) if not off_colour(trick[i], lead)), key=lambda i: (fool_number(trick[i]), -i)
+    )
 
 
 def legal_cards(hand: Sequence[str], trick: Sequence[str]) -> tuple[set[str], str]:
@@ -251,17 +287,17 @@ class FoolProperties(GameProperties):
             good = [sorted(self.deck, key=str)[i * h : (i + 1) * h] for i in range(n)]
             short = [good[0][1:], good[1] + good[0][:1], *good[2:]]
             other = next(c for c in good[1] if c != good[0][-1])
-            twice = [good[0][:-1] + [other], *good[1:]]
+            twice = [[*good[0][:-1], other], *good[1:]]
             bad: list[tuple[dict[str, Any], str]] = [
                 ({"type": "deal", "hands": short}, "FOOL-DEAL-1"),
                 ({"type": "deal", "hands": twice}, "FOOL-DEAL-1"),
                 ({"type": "deal", "hands": good[:-1]}, "FOOL-DEAL-1"),
-                ({"type": "deal", "hands": [good[0][:-1] + ["G28"], *good[1:]]}, "FOOL-SETUP-2"),
+                ({"type": "deal", "hands": [[*good[0][:-1], "G28"], *good[1:]]}, "FOOL-SETUP-2"),
                 (play(good[0][0]), "FOOL-DEAL-1"),
             ]
             outside = sorted(c for c in self.unused if c != FOOL_WILD)
             if outside:
-                bad.append(({"type": "deal", "hands": [good[0][:-1] + [outside[0]], *good[1:]]}, "FOOL-SETUP-3"))
+                bad.append(({"type": "deal", "hands": [[*good[0][:-1], outside[0]], *good[1:]]}, "FOOL-SETUP-3"))
             return bad
         seat = snap.to_act
         if seat is None:
@@ -269,7 +305,9 @@ class FoolProperties(GameProperties):
         hand = snap.zone(f"hand/{seat}")
         bad = [({"type": "deal", "hands": [list(snap.zone(f"hand/{s}")) for s in range(n)]}, "FOOL-END-1")]
         held = set(hand)
-        elsewhere = next((c for s in range(n) if s != seat for c in snap.zone(f"hand/{s}") if c not in held and c != FOOL_WILD), None)
+        elsewhere = next(
+            (c for s in range(n) if s != seat for c in snap.zone(f"hand/{s}") if c not in held and c != FOOL_WILD), None
+        )
         if elsewhere is not None:
             bad.append((play(elsewhere), "FOOL-INV-1"))
         gone = [c for c in snap.zone("played") if c not in held and c != FOOL_WILD]
@@ -293,9 +331,13 @@ class FoolProperties(GameProperties):
         n = self.n
         zeros = [0] * n
         got = {"scores": snap.scores, "tens": snap.get("tens"), "fools": snap.get("fools")}
-        self.expect("FOOL-INV-2", got == {"scores": zeros, "tens": zeros, "fools": []},
-                    "a new game starts with zero totals, zero tallies and no disc held",
-                    {"scores": zeros, "tens": zeros, "fools": []}, got)  # fmt: skip
+        self.expect(
+            "FOOL-INV-2",
+            got == {"scores": zeros, "tens": zeros, "fools": []},
+            "a new game starts with zero totals, zero tallies and no disc held",
+            {"scores": zeros, "tens": zeros, "fools": []},
+            got,
+        )
 
 
 def explicit_deck(n: int) -> st.SearchStrategy[dict[str, int]]:
@@ -343,20 +385,31 @@ def conservation(props: FoolProperties, snap: Snapshot) -> None:
     cards = sorted(chain.from_iterable(snap.raw["zones"].values()))
     whole = cards == BOX_SORTED
     extra = [] if whole else sorted((Counter(cards) - BOX).elements())
-    props.expect("FOOL-SETUP-2", not extra, "the box holds G2-27, R2-23, Y2-21, B2-15 and six 1s, nothing else",
-                 [], extra)  # fmt: skip
-    props.expect("FOOL-INV-1", whole, "every one of the 88 box cards is in exactly one zone",
-                 "88 cards, each once", None if whole else _diff(Counter(cards), BOX))  # fmt: skip
+    props.expect(
+        "FOOL-SETUP-2", not extra, "the box holds G2-27, R2-23, Y2-21, B2-15 and six 1s, nothing else", [], extra
+    )
+    props.expect(
+        "FOOL-INV-1",
+        whole,
+        "every one of the 88 box cards is in exactly one zone",
+        "88 cards, each once",
+        None if whole else _diff(Counter(cards), BOX),
+    )
     unused = snap.zone("unused")
     ok = sorted(unused) == props.unused_sorted
-    props.expect("FOOL-SETUP-3", ok, "the box cards outside the round deck P(n) lie in `unused`, and only they",
-                 None if ok else sorted(props.unused.elements(), key=str),
-                 None if ok else _diff(Counter(unused), props.unused))  # fmt: skip
+    props.expect(
+        "FOOL-SETUP-3",
+        ok,
+        "the box cards outside the round deck P(n) lie in `unused`, and only they",
+        None if ok else sorted(props.unused.elements(), key=str),
+        None if ok else _diff(Counter(unused), props.unused),
+    )
     in_play = len(cards) - len(unused)
     props.expect("FOOL-SETUP-4", in_play == props.size, props.setup4_message, props.size, in_play)
     fools = snap.get("fools") or []
-    props.expect("FOOL-SETUP-5", len(fools) <= props.k and len(set(fools)) == len(fools),
-                 props.setup5_message, props.k, fools)  # fmt: skip
+    props.expect(
+        "FOOL-SETUP-5", len(fools) <= props.k and len(set(fools)) == len(fools), props.setup5_message, props.k, fools
+    )
 
 
 @checks("FOOL-INV-1", "FOOL-SETUP-2", "FOOL-SETUP-3", "FOOL-SETUP-4")
@@ -373,38 +426,87 @@ def the_deal(props: FoolProperties, step: Step) -> None:
     hands, sent = [after.zone(f"hand/{s}") for s in range(n)], step.move["hands"]
     sizes = [len(h) for h in hands]
     # hands compare as multisets: sorted lists of strings (Counter's == loops in Python), messages only for a finding
-    judge(props, "FOOL-DEAL-1", len(hands) == len(sent) and all(sorted(a) == sorted(b) for a, b in zip(hands, sent)),
-          lambda: ("each seat holds exactly the cards dealt to it",
-                   [sorted(h, key=str) for h in sent], [sorted(h, key=str) for h in hands]))  # fmt: skip
-    props.expect("FOOL-DEAL-1", sum(sizes) == len(props.deck)
-                 and not after.zone("trick") and not after.zone("played") and not after.zone("deck"),
-                 "every card of P(n) is dealt: nothing left in deck, trick or played",
-                 {"dealt": len(props.deck)},
-                 {"in hands": sum(sizes), "deck": len(after.zone("deck")),
-                  "trick": len(after.zone("trick")), "played": len(after.zone("played"))})  # fmt: skip
-    props.expect("FOOL-INV-2", all(size == props.h for size in sizes),
-                 f"every hand has {props.h} cards at the start of a round", props.h, sizes)  # fmt: skip
+    judge(
+        props,
+        "FOOL-DEAL-1",
+        len(hands) == len(sent) and all(sorted(a) == sorted(b) for a, b in zip(hands, sent, strict=False)),
+        lambda: (
+            "each seat holds exactly the cards dealt to it",
+            [sorted(h, key=str) for h in sent],
+            [sorted(h, key=str) for h in hands],
+        ),
+    )
+    props.expect(
+        "FOOL-DEAL-1",
+        sum(sizes) == len(props.deck)
+        and not after.zone("trick")
+        and not after.zone("played")
+        and not after.zone("deck"),
+        "every card of P(n) is dealt: nothing left in deck, trick or played",
+        {"dealt": len(props.deck)},
+        {
+            "in hands": sum(sizes),
+            "deck": len(after.zone("deck")),
+            "trick": len(after.zone("trick")),
+            "played": len(after.zone("played")),
+        },
+    )
+    props.expect(
+        "FOOL-INV-2",
+        all(size == props.h for size in sizes),
+        f"every hand has {props.h} cards at the start of a round",
+        props.h,
+        sizes,
+    )
     rnd = after.get("round")
-    props.expect("FOOL-DEAL-1", rnd == (before.get("round") or 0) + 1, "each deal starts the next round",
-                 (before.get("round") or 0) + 1, rnd)  # fmt: skip
+    props.expect(
+        "FOOL-DEAL-1",
+        rnd == (before.get("round") or 0) + 1,
+        "each deal starts the next round",
+        (before.get("round") or 0) + 1,
+        rnd,
+    )
     want_dealer = (props.setup.dealer + (rnd or 1) - 1) % n
     if (rnd or 1) >= 2:
-        props.expect("FOOL-TURN-2", after.get("dealer") == want_dealer,
-                     f"the deal passes to the left each round: round {rnd}'s dealer is seat {want_dealer}",
-                     want_dealer, after.get("dealer"))  # fmt: skip
+        props.expect(
+            "FOOL-TURN-2",
+            after.get("dealer") == want_dealer,
+            f"the deal passes to the left each round: round {rnd}'s dealer is seat {want_dealer}",
+            want_dealer,
+            after.get("dealer"),
+        )
     else:
-        props.expect("FOOL-TURN-1", after.get("dealer") == want_dealer, "the first round is dealt by the dealer named at new_game",
-                     want_dealer, after.get("dealer"))  # fmt: skip
-    props.expect("FOOL-SETUP-6", not after.get("fools"), "at the start of a round every disc is back in the centre",
-                 [], after.get("fools"))  # fmt: skip
+        props.expect(
+            "FOOL-TURN-1",
+            after.get("dealer") == want_dealer,
+            "the first round is dealt by the dealer named at new_game",
+            want_dealer,
+            after.get("dealer"),
+        )
+    props.expect(
+        "FOOL-SETUP-6",
+        not after.get("fools"),
+        "at the start of a round every disc is back in the centre",
+        [],
+        after.get("fools"),
+    )
     dealer = after.get("dealer")
     first = (dealer + 1) % n if isinstance(dealer, int) else None
     if not after.get("fools"):  # with a disc still held the leader may be skipped: reported above
-        props.expect("FOOL-TURN-1", after.phase == "play" and after.to_act == first and not after.zone("trick"),
-                     "the player left of the round's dealer leads its first trick",
-                     {"phase": "play", "to_act": first}, {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
-        props.expect("FOOL-TURN-1", after.get("leader") in (None, first), "the round's first leader is left of the dealer",
-                     first, after.get("leader"))  # fmt: skip
+        props.expect(
+            "FOOL-TURN-1",
+            after.phase == "play" and after.to_act == first and not after.zone("trick"),
+            "the player left of the round's dealer leads its first trick",
+            {"phase": "play", "to_act": first},
+            {"phase": after.phase, "to_act": after.to_act},
+        )
+        props.expect(
+            "FOOL-TURN-1",
+            after.get("leader") in (None, first),
+            "the round's first leader is left of the dealer",
+            first,
+            after.get("leader"),
+        )
     props.cover("FOOL-INV-2")
     same = {k: before.get(k) for k in ("scores", "tens", "penalties")}
     now = {k: after.get(k) for k in ("scores", "tens", "penalties")}
@@ -426,15 +528,22 @@ def takes_card(props: FoolProperties, before: Snapshot, after: Snapshot, seat: i
     if card in rest:
         rest.remove(card)
     zones_before, zones_after = before.raw["zones"], after.raw["zones"]  # read straight: this runs on every play
-    others = [s for s, name in enumerate(props.hand_zones)
-              if s != seat and len(zones_after.get(name) or ()) != len(zones_before.get(name) or ())]  # fmt: skip
+    others = [
+        s
+        for s, name in enumerate(props.hand_zones)
+        if s != seat and len(zones_after.get(name) or ()) != len(zones_before.get(name) or ())
+    ]
     # runs on every play: a hand's order is left open, so the hands compare as multisets (sorted lists of
     # strings); an engine that keeps the order is settled by the plain comparison, and the message's
     # sorted hands are built only for a finding
     ok = card in held and not others and (now == rest or sorted(now) == sorted(rest))
-    props.expect("FOOL-INV-7", ok, f"a play takes exactly the card {card} from seat {seat}'s hand and no other hand changes",
-                 None if ok else {"hand": sorted(rest, key=str), "others changed": []},
-                 None if ok else {"hand": sorted(now, key=str), "others changed": others})  # fmt: skip
+    props.expect(
+        "FOOL-INV-7",
+        ok,
+        f"a play takes exactly the card {card} from seat {seat}'s hand and no other hand changes",
+        None if ok else {"hand": sorted(rest, key=str), "others changed": []},
+        None if ok else {"hand": sorted(now, key=str), "others changed": others},
+    )
 
 
 @checks("FOOL-INV-7", "FOOL-SIT-1", "FOOL-SIT-2", "FOOL-SIT-3", "FOOL-SETUP-6", "FOOL-INV-3", "FOOL-END-1")
@@ -448,8 +557,8 @@ def trick_play(props: FoolProperties, step: Step) -> None:
     takes_card(props, before, after, seat, card)
     first = props.tricks == 0
     sitting = set(before.get("fools") or [])  # a disc kept into a new round was reported at the deal (FOOL-SETUP-6)
-    trick = before.zone("trick") + [card]
-    seats = list(before.get("trick_seats") or []) + [seat]
+    trick = [*before.zone("trick"), card]
+    seats = [*list(before.get("trick_seats") or []), seat]
     size = n - len(sitting)
     want_done = len(trick) >= size
     got_done = after.phase != "play" or not after.zone("trick")
@@ -466,18 +575,36 @@ def trick_play(props: FoolProperties, step: Step) -> None:
             elif after.to_act in sitting:
                 clause, why = "FOOL-SIT-1", f"seat {after.to_act} holds a disc and sits this trick out"
             else:
-                clause, why = "FOOL-SIT-2", f"every seat but the fools plays once, clockwise: seat {nxt} is next (and the trick is not complete)"
-            props.fail(clause, why, {"to_act": nxt, "trick": trick},
-                       {"to_act": after.to_act, "trick": after.zone("trick"), "phase": after.phase})  # fmt: skip
+                clause, why = (
+                    "FOOL-SIT-2",
+                    f"every seat but the fools plays once, clockwise: seat {nxt} is next (and the trick is not complete)",
+                )
+            props.fail(
+                clause,
+                why,
+                {"to_act": nxt, "trick": trick},
+                {"to_act": after.to_act, "trick": after.zone("trick"), "phase": after.phase},
+            )
             props.astray = not got_done
             props.tricks += 1 if got_done else 0
             return
-        judge(props, "FOOL-INV-3", after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
-              lambda: ("the card joins the trick in play order, with the seat that played it",
-                       {"trick": trick, "trick_seats": seats},
-                       {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")}))  # fmt: skip
-        props.expect("FOOL-SIT-3", sorted(after.get("fools") or []) == sorted(before.get("fools") or []),
-                     "the discs change hands only when a trick is resolved", before.get("fools"), after.get("fools"))  # fmt: skip
+        judge(
+            props,
+            "FOOL-INV-3",
+            after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
+            lambda: (
+                "the card joins the trick in play order, with the seat that played it",
+                {"trick": trick, "trick_seats": seats},
+                {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")},
+            ),
+        )
+        props.expect(
+            "FOOL-SIT-3",
+            sorted(after.get("fools") or []) == sorted(before.get("fools") or []),
+            "the discs change hands only when a trick is resolved",
+            before.get("fools"),
+            after.get("fools"),
+        )
         props.cover("FOOL-SIT-2")
         if sitting:
             props.cover("FOOL-SIT-1")
@@ -486,15 +613,22 @@ def trick_play(props: FoolProperties, step: Step) -> None:
         return
     if not got_done:
         if after.to_act in sitting:
-            clause, why = "FOOL-SIT-1", f"seat {after.to_act} holds a disc and sits this trick out, so the trick is complete"
+            clause, why = (
+                "FOOL-SIT-1",
+                f"seat {after.to_act} holds a disc and sits this trick out, so the trick is complete",
+            )
         else:
             clause, why = "FOOL-SIT-2", f"the {size} seats without a disc have played: the trick is complete"
         props.fail(clause, why, {"trick complete": trick}, {"to_act": after.to_act, "trick": after.zone("trick")})
         props.astray = True
         return
-    props.expect("FOOL-INV-3", sorted(seats) == sorted(set(range(n)) - sitting) and len(set(seats)) == len(seats),
-                 "the players of a trick are exactly the seats without a disc, once each",
-                 sorted(set(range(n)) - sitting), seats)  # fmt: skip
+    props.expect(
+        "FOOL-INV-3",
+        sorted(seats) == sorted(set(range(n)) - sitting) and len(set(seats)) == len(seats),
+        "the players of a trick are exactly the seats without a disc, once each",
+        sorted(set(range(n)) - sitting),
+        seats,
+    )
     resolve(props, step, trick, seats, sitting)
 
 
@@ -503,7 +637,9 @@ def describe(trick: Sequence[str], seats: Sequence[int]) -> list[str]:
     return [f"{seats[i]}:{trick[i]}" for i in range(len(trick))]
 
 
-def _misjudged_fool(trick: Sequence[str], seats: Sequence[int], lead: str | None, k: int, got: Sequence[int]) -> tuple[str, str]:
+def _misjudged_fool(
+    trick: Sequence[str], seats: Sequence[int], lead: str | None, k: int, got: Sequence[int]
+) -> tuple[str, str]:
     """Which clause a wrong set of fools breaks, from the worst-card order of the document."""
     order = worst_order(trick, lead)
     want = [seats[i] for i in order[:k]]
@@ -520,12 +656,17 @@ def _misjudged_fool(trick: Sequence[str], seats: Sequence[int], lead: str | None
     if fool_number(ce) == fool_number(cx) and off_colour(ce, lead) == off_colour(cx, lead):
         return "FOOL-WORST-3", "among equal candidates the later-played card is worse"
     if j > 0:
-        return "FOOL-WORST-4", ("the fools are the players of the k(n) worst cards of one total order: "
-                                "off-colour before lead-colour (a 1 counts as lead colour), lower before higher, later before earlier")
+        return "FOOL-WORST-4", (
+            "the fools are the players of the k(n) worst cards of one total order: "
+            "off-colour before lead-colour (a 1 counts as lead colour), lower before higher, later before earlier"
+        )
     if off_colour(ce, lead) and cx == FOOL_WILD:
         return "FOOL-WILD-2", "a 1 counts as the lead colour and is never off-colour, so an off-colour card is worse"
     if off_colour(ce, lead):
-        return "FOOL-WORST-2", "with off-colour cards the lowest-numbered off-colour card is worst; every off-colour card is worse than every lead-colour card"
+        return (
+            "FOOL-WORST-2",
+            "with off-colour cards the lowest-numbered off-colour card is worst; every off-colour card is worse than every lead-colour card",
+        )
     if ce == FOOL_WILD:
         return "FOOL-WILD-2", "a 1 is the lowest card of the lead colour"
     return "FOOL-WORST-1", "with no off-colour card the lowest-ranked card is worst"
@@ -542,14 +683,32 @@ def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int
     got_fools = sorted(after.get("fools") or [])
     props.tricks += 1
     # FOOL-INV-5: the outcome as a whole; the clause that decides a wrong fool is named below
-    judge(props, "FOOL-INV-5", got_fools == want_fools, lambda: (
-        f"the fools of trick {describe(trick, seats)} (lead colour {lead})", {"fools": want_fools}, {"fools": got_fools}))
+    judge(
+        props,
+        "FOOL-INV-5",
+        got_fools == want_fools,
+        lambda: (
+            f"the fools of trick {describe(trick, seats)} (lead colour {lead})",
+            {"fools": want_fools},
+            {"fools": got_fools},
+        ),
+    )
     if after.phase == "play":  # FOOL-INV-6, judged on the engine's own fools and next leader
-        props.expect("FOOL-INV-6", after.to_act not in got_fools, "the winner of a trick is never one of its fools, and leads next",
-                     {"leader not among": got_fools}, {"leader": after.to_act})  # fmt: skip
+        props.expect(
+            "FOOL-INV-6",
+            after.to_act not in got_fools,
+            "the winner of a trick is never one of its fools, and leads next",
+            {"leader not among": got_fools},
+            {"leader": after.to_act},
+        )
     if got_fools != want_fools:
         clause, why = _misjudged_fool(trick, seats, lead, k, got_fools)
-        props.fail(clause, f"{why}; trick {describe(trick, seats)}, lead colour {lead}", {"fools": want_fools}, {"fools": got_fools})
+        props.fail(
+            clause,
+            f"{why}; trick {describe(trick, seats)}, lead colour {lead}",
+            {"fools": want_fools},
+            {"fools": got_fools},
+        )
     else:  # coverage of the trick-outcome clauses this trick exercised
         _cover_outcome(props, trick, lead, order, k)
     _after_trick(props, step, trick, seats, sitting, lead, winner, got_fools if len(got_fools) == k else want_fools)
@@ -573,47 +732,86 @@ def _cover_outcome(props: FoolProperties, trick: list[str], lead: str | None, or
         props.cover("FOOL-COLOUR-1")
 
 
-def _after_trick(props: FoolProperties, step: Step, trick: list[str], seats: list[int], sitting: set[int],
-                 lead: str | None, winner: int, fools: list[int]) -> None:  # fmt: skip
+def _after_trick(
+    props: FoolProperties,
+    step: Step,
+    trick: list[str],
+    seats: list[int],
+    sitting: set[int],
+    lead: str | None,
+    winner: int,
+    fools: list[int],
+) -> None:
     """After the trick is judged: the next leader, the played cards, or the round end."""
     before, after, n = step.before, step.after, props.n
     win = seats.index(winner)
     sizes = hand_sizes(props, after)
     empty = [s for s in range(n) if not sizes[s]]
     bound = 2 * props.h - 1
-    props.expect("FOOL-INV-11", props.tricks <= bound, f"a round has at most 2h-1 = {bound} tricks", bound, props.tricks)
+    props.expect(
+        "FOOL-INV-11", props.tricks <= bound, f"a round has at most 2h-1 = {bound} tricks", bound, props.tricks
+    )
     if after.phase == "play":
-        props.expect("FOOL-END-1", not empty, "the round ends right after the first trick that leaves a hand empty",
-                     {"phase": "deal or over"}, {"phase": after.phase, "empty hands": empty})  # fmt: skip
+        props.expect(
+            "FOOL-END-1",
+            not empty,
+            "the round ends right after the first trick that leaves a hand empty",
+            {"phase": "deal or over"},
+            {"phase": after.phase, "empty hands": empty},
+        )
         if after.to_act != winner:
-            if lead is None or after.to_act in seats:  # a tie-break of 1s, or a player of this trick taken for its winner
+            if (
+                lead is None or after.to_act in seats
+            ):  # a tie-break of 1s, or a player of this trick taken for its winner
                 clause = "FOOL-WIN-1"
             else:
                 clause = "FOOL-WIN-2"
-            props.fail(clause, f"the highest card counting as the lead colour ({trick[win]}, seat {winner}) wins the trick "
-                       f"and its player leads the next; trick {describe(trick, seats)}, lead colour {lead}", winner, after.to_act)  # fmt: skip
+            props.fail(
+                clause,
+                f"the highest card counting as the lead colour ({trick[win]}, seat {winner}) wins the trick "
+                f"and its player leads the next; trick {describe(trick, seats)}, lead colour {lead}",
+                winner,
+                after.to_act,
+            )
         props.cover("FOOL-WIN-1", "FOOL-WIN-2")
         # multisets as sorted lists (a Counter sum and comparison loop in Python over the round's cards),
         # after the plain comparison that settles an engine appending the trick in play order; the
         # Counter difference of the message only for a finding
         played_before, played_after = before.zone("played"), after.zone("played")
         moved = played_after == played_before + trick or sorted(played_after) == sorted(played_before + trick)
-        judge(props, "FOOL-INV-1", moved and not after.zone("trick"),
-              lambda: ("a completed trick moves to `played` and the next trick starts empty", sorted(trick, key=str),
-                       sorted((Counter(played_after) - Counter(played_before)).elements(), key=str)))  # fmt: skip
+        judge(
+            props,
+            "FOOL-INV-1",
+            moved and not after.zone("trick"),
+            lambda: (
+                "a completed trick moves to `played` and the next trick starts empty",
+                sorted(trick, key=str),
+                sorted((Counter(played_after) - Counter(played_before)).elements(), key=str),
+            ),
+        )
         return
     # the round is over: the final trick was played to the end
-    props.expect("FOOL-END-1", bool(empty), "a round ends only after a trick that leaves some hand empty",
-                 "some hand empty", sizes)  # fmt: skip
-    props.expect("FOOL-INV-8", all(after.zone(f"hand/{s}") for s in sitting),
-                 "a fool sitting out the final trick still holds cards", sorted(sitting), empty)  # fmt: skip
+    props.expect(
+        "FOOL-END-1",
+        bool(empty),
+        "a round ends only after a trick that leaves some hand empty",
+        "some hand empty",
+        sizes,
+    )
+    props.expect(
+        "FOOL-INV-8",
+        all(after.zone(f"hand/{s}") for s in sitting),
+        "a fool sitting out the final trick still holds cards",
+        sorted(sitting),
+        empty,
+    )
     round_end(props, step, fools)
 
 
 def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
     """FOOL-SCORE-1..4 and FOOL-GAME-1/2 when the final trick of a round is resolved."""
     before, after, n = step.before, step.after, props.n
-    gained = [a - b for a, b in zip(after.scores, before.scores)]
+    gained = [a - b for a, b in zip(after.scores, before.scores, strict=False)]
     tens_b, tens_a = before.get("tens") or [0] * n, after.get("tens") or [0] * n
     want: list[int] = []
     kinds: list[str] = []
@@ -642,15 +840,23 @@ def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
     props.cover(*set(kinds))
     # the tally counts the rounds the player scored +10 (the score itself is judged above)
     want_tens = [tens_b[s] + (1 if gained[s] == 10 else 0) for s in range(n)]
-    props.expect("FOOL-SCORE-4", list(tens_a) == want_tens,
-                 "the plus-ten tally goes up by one exactly for each +10 (a 0 for going out as a fool does not count)",
-                 want_tens, tens_a)  # fmt: skip
+    props.expect(
+        "FOOL-SCORE-4",
+        list(tens_a) == want_tens,
+        "the plus-ten tally goes up by one exactly for each +10 (a 0 for going out as a fool does not count)",
+        want_tens,
+        tens_a,
+    )
     if props.loss == "gross":
         pen_b, pen_a = before.get("penalties") or [0] * n, after.get("penalties") or [0] * n
         want_pen = [pen_b[s] + left[s] for s in range(n)]
-        props.expect("FOOL-SCORE-3", list(pen_a) == want_pen,
-                     "under loss: gross each player's card penalties (without the +10s) are summed over the game",
-                     want_pen, pen_a)  # fmt: skip
+        props.expect(
+            "FOOL-SCORE-3",
+            list(pen_a) == want_pen,
+            "under loss: gross each player's card penalties (without the +10s) are summed over the game",
+            want_pen,
+            pen_a,
+        )
     props.cover("FOOL-INV-9")
     scores, tens = after.scores, list(tens_a)
     penalties = after.get("penalties") or [0] * n
@@ -661,11 +867,17 @@ def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
         lost = any(t <= -GAME_END_LOSS for t in scores)
         rule = "a total is -80 or less"
     over = lost or any(t >= SIXTH_TEN for t in tens)
-    props.expect("FOOL-GAME-1", after.phase == ("over" if over else "deal"),
-                 f"after a round the game ends iff {rule} or some plus-ten tally reaches 6; otherwise the next round is dealt",
-                 {"phase": "over" if over else "deal"},
-                 {"phase": after.phase, "scores": scores, "tens": tens, "penalties": penalties})  # fmt: skip
-    props.situation("FOOL-GAME-1", "ends-by-sixth-ten" if any(t >= SIXTH_TEN for t in tens) else "ends-by-loss" if lost else "continues")
+    props.expect(
+        "FOOL-GAME-1",
+        after.phase == ("over" if over else "deal"),
+        f"after a round the game ends iff {rule} or some plus-ten tally reaches 6; otherwise the next round is dealt",
+        {"phase": "over" if over else "deal"},
+        {"phase": after.phase, "scores": scores, "tens": tens, "penalties": penalties},
+    )
+    props.situation(
+        "FOOL-GAME-1",
+        "ends-by-sixth-ten" if any(t >= SIXTH_TEN for t in tens) else "ends-by-loss" if lost else "continues",
+    )
     props.cover("FOOL-INV-10")
     rounds = after.get("round") or 0
     props.expect("FOOL-INV-11", rounds <= 65 * n, f"a game has at most 65n = {65 * n} rounds", 65 * n, rounds)
@@ -673,12 +885,21 @@ def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
         top = max(scores)
         winners = [s for s in range(n) if scores[s] == top]
         got = sorted(((after.get("result") or {}).get("winners")) or [])
-        props.expect("FOOL-GAME-2", got == winners, "the highest total wins; players tied for it share the win", winners, got)
+        props.expect(
+            "FOOL-GAME-2", got == winners, "the highest total wins; players tied for it share the win", winners, got
+        )
         props.situation("FOOL-GAME-2", "tie-for-highest" if len(winners) > 1 else "unique-highest")
-        props.expect("FOOL-INV-10", rounds == before.get("round"), "when the game ends no further round is dealt",
-                     before.get("round"), rounds)  # fmt: skip
+        props.expect(
+            "FOOL-INV-10",
+            rounds == before.get("round"),
+            "when the game ends no further round is dealt",
+            before.get("round"),
+            rounds,
+        )
     else:
-        props.expect("FOOL-INV-10", after.get("result") is None, "no result while the game goes on", None, after.get("result"))
+        props.expect(
+            "FOOL-INV-10", after.get("result") is None, "no result while the game goes on", None, after.get("result")
+        )
 
 
 @checks("FOOL-INV-4")
@@ -690,8 +911,16 @@ def each_play_follows(props: FoolProperties, step: Step) -> None:
         return
     allowed, clause = allowed_cards(props, before)
     card = step.move.get("card")
-    judge(props, "FOOL-INV-4", card in allowed, lambda: (
-        f"a play meets {clause} against the hand before it", {"one of": sorted(allowed, key=str)}, {"played": card}))
+    judge(
+        props,
+        "FOOL-INV-4",
+        card in allowed,
+        lambda: (
+            f"a play meets {clause} against the hand before it",
+            {"one of": sorted(allowed, key=str)},
+            {"played": card},
+        ),
+    )
 
 
 @checks("FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1", "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-INV-8")
@@ -719,7 +948,10 @@ def legal_moves(props: FoolProperties, step: Step) -> None:
         if FOOL_WILD in hand and FOOL_WILD not in got:
             clause, why = "FOOL-WILD-1", "a 1 may be played at every turn, also by a player holding lead-colour cards"
         elif clause == "FOOL-FOLLOW-1" and trick[0] == FOOL_WILD:
-            clause, why = "FOOL-COLOUR-1", f"a 1 was led: the first coloured card sets the lead colour ({lead}), to be followed where possible"
+            clause, why = (
+                "FOOL-COLOUR-1",
+                f"a 1 was led: the first coloured card sets the lead colour ({lead}), to be followed where possible",
+            )
         elif clause == "FOOL-LEAD-1":
             why = "the leader may lead any card of their hand"
         elif clause == "FOOL-FOLLOW-1":

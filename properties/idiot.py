@@ -23,14 +23,10 @@ import functools
 import itertools
 import math
 from collections import Counter
-from typing import Any, ClassVar, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from hypothesis import strategies as st
-
-from ruleproof import draws
-
-from ruleproof.notation import STANDARD_DECK
-from ruleproof.setup_probes import judge_start
 from ruleproof.properties.machinery import (
     CONTRACT_CLAUSES,
     CheckRegistry,
@@ -39,18 +35,47 @@ from ruleproof.properties.machinery import (
     Snapshot,
     Step,
     move_key,
-    move_diff,
 )
+
+from ruleproof import draws
+from ruleproof.notation import STANDARD_DECK
+from ruleproof.setup_probes import judge_start
 
 GAME = "idiot"
 CLAUSES = [
-    "IDIOT-SETUP-1", "IDIOT-SETUP-2", "IDIOT-RANK-1", "IDIOT-DEAL-1", "IDIOT-DEAL-2", "IDIOT-SWAP-1",
-    "IDIOT-OPEN-1", "IDIOT-OPEN-2", "IDIOT-OPEN-3", "IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-MULTI-1",
-    "IDIOT-PICKUP-1", "IDIOT-PICKUP-2", "IDIOT-PICKUP-3", "IDIOT-DRAW-1", "IDIOT-DRAW-2", "IDIOT-DRAW-3",
-    "IDIOT-TABLE-1", "IDIOT-TABLE-2", "IDIOT-TABLE-3", "IDIOT-BLIND-1", "IDIOT-BLIND-2", "IDIOT-BLIND-3",
-    "IDIOT-TWO-1", "IDIOT-TWO-2", "IDIOT-BURN-10", "IDIOT-BURN-4KIND", "IDIOT-BURN-6S", "IDIOT-BURN-NEXT",
-    "IDIOT-OUT-1", "IDIOT-END-1",
-] + [f"IDIOT-INV-{i}" for i in range(1, 12)]  # fmt: skip
+    "IDIOT-SETUP-1",
+    "IDIOT-SETUP-2",
+    "IDIOT-RANK-1",
+    "IDIOT-DEAL-1",
+    "IDIOT-DEAL-2",
+    "IDIOT-SWAP-1",
+    "IDIOT-OPEN-1",
+    "IDIOT-OPEN-2",
+    "IDIOT-OPEN-3",
+    "IDIOT-PLAY-1",
+    "IDIOT-PLAY-2",
+    "IDIOT-MULTI-1",
+    "IDIOT-PICKUP-1",
+    "IDIOT-PICKUP-2",
+    "IDIOT-PICKUP-3",
+    "IDIOT-DRAW-1",
+    "IDIOT-DRAW-2",
+    "IDIOT-DRAW-3",
+    "IDIOT-TABLE-1",
+    "IDIOT-TABLE-2",
+    "IDIOT-TABLE-3",
+    "IDIOT-BLIND-1",
+    "IDIOT-BLIND-2",
+    "IDIOT-BLIND-3",
+    "IDIOT-TWO-1",
+    "IDIOT-TWO-2",
+    "IDIOT-BURN-10",
+    "IDIOT-BURN-4KIND",
+    "IDIOT-BURN-6S",
+    "IDIOT-BURN-NEXT",
+    "IDIOT-OUT-1",
+    "IDIOT-END-1",
+] + [f"IDIOT-INV-{i}" for i in range(1, 12)]
 
 ORDER = "3456789TJQKA"  # IDIOT-RANK-1: the "same or higher" order; a 2 is never higher than anything
 LADDER = list(ORDER)  # IDIOT-OPEN-1: 3, 4, ..., 10, J, Q, K, A, then "any" (IDIOT-OPEN-3)
@@ -125,7 +150,7 @@ def submultisets(cards: Counter[str]) -> list[list[str]]:
     items = sorted(cards.items())
     out = []
     for counts in itertools.product(*(range(n + 1) for _, n in items)):
-        picked = [c for (c, _), k in zip(items, counts) for _ in range(k)]
+        picked = [c for (c, _), k in zip(items, counts, strict=False) for _ in range(k)]
         if picked:
             out.append(picked)
     return out
@@ -183,7 +208,7 @@ class Rows:
     per snapshot was the largest single cost of a step.
     """
 
-    __slots__ = ("lists", "_counts")
+    __slots__ = ("_counts", "lists")
 
     def __init__(self, lists: list[list[str]]) -> None:
         self.lists = lists
@@ -203,7 +228,7 @@ class Rows:
         return self.lists[s] == other.lists[s] or same(self[s], other[s])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def seat_zones(n: int) -> tuple[list[str], list[str], list[str]]:
     """The zone names of every seat's hand, face-up and face-down rows (formatted once per player count)."""
     return [f"hand/{s}" for s in range(n)], [f"face_up/{s}" for s in range(n)], [f"face_down/{s}" for s in range(n)]
@@ -363,7 +388,7 @@ class LegalSet:
     def opening(self) -> None:
         rank = self.v.snap.get("opening_rank")
         for r, cs in by_rank(self.hand).items():
-            if rank == "any" or r == rank:
+            if rank in ("any", r):
                 self.plays(cs, "IDIOT-OPEN-3" if rank == "any" else "IDIOT-OPEN-1")
         if rank != "any":
             self.add_simple("decline", "IDIOT-OPEN-1")
@@ -471,7 +496,7 @@ def why_illegal(v: View, move: dict[str, Any]) -> str | None:
     if v.phase == "opening" and not v.pending:
         if from_fu:
             return "IDIOT-TABLE-1"
-        return None if rank == "any" or r == rank else "IDIOT-OPEN-1"
+        return None if rank in ("any", r) else "IDIOT-OPEN-1"
     if v.pending == "chain":
         return None if v.pile and r == rk(v.pile[-1]) else "IDIOT-DRAW-3"
     if v.pending == "two_followup":
@@ -601,14 +626,19 @@ class IdiotProperties(GameProperties):
             cards = sorted(pool(self.decks).elements())
             good = self._deal_of(cards)
             bad = []
-            short = {**good, "hand": [good["hand"][0] + good["draw"][:1]] + good["hand"][1:], "draw": good["draw"][1:]}
+            short = {**good, "hand": [good["hand"][0] + good["draw"][:1], *good["hand"][1:]], "draw": good["draw"][1:]}
             bad.append((short, "IDIOT-DEAL-1"))
-            bad.append(({**good, "face_down": good["face_down"][:-1], "draw": good["draw"] + good["face_down"][-1]}, "IDIOT-DEAL-1"))
+            bad.append(
+                (
+                    {**good, "face_down": good["face_down"][:-1], "draw": good["draw"] + good["face_down"][-1]},
+                    "IDIOT-DEAL-1",
+                )
+            )
             if good["draw"]:
                 bad.append(({**good, "draw": good["draw"][:-1]}, "IDIOT-DEAL-2"))
                 extra = good["hand"][0][0]  # one copy too many of a card, one card missing
-                bad.append(({**good, "draw": good["draw"][:-1] + [extra]}, "IDIOT-SETUP-2"))
-            bad.append(({**good, "hand": [["1Z", *good["hand"][0][1:]]] + good["hand"][1:]}, "IDIOT-SETUP-2"))
+                bad.append(({**good, "draw": [*good["draw"][:-1], extra]}, "IDIOT-SETUP-2"))
+            bad.append(({**good, "hand": [["1Z", *good["hand"][0][1:]], *good["hand"][1:]]}, "IDIOT-SETUP-2"))
             return bad
         if phase == "over" or snap.to_act is None:
             return []
@@ -687,8 +717,13 @@ class IdiotProperties(GameProperties):
         self.expect("IDIOT-SETUP-1", n >= 2, "Idiot needs at least 2 players", ">= 2", n)
         want = pool(self.decks)
         got = snap.all_cards()
-        self.expect("IDIOT-SETUP-2", got == want, f"the pool is {self.decks} standard deck(s) shuffled together",
-                    52 * self.decks, _diff(got, want))  # fmt: skip
+        self.expect(
+            "IDIOT-SETUP-2",
+            got == want,
+            f"the pool is {self.decks} standard deck(s) shuffled together",
+            52 * self.decks,
+            _diff(got, want),
+        )
 
 
 def _diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:
@@ -706,13 +741,23 @@ def conservation(props: IdiotProperties, step: Step) -> None:
     got = props.view(step.after).total
     want = props.pool
     ok = same(got, want)  # the difference is worked out only for a message: never on the hot path
-    props.expect("IDIOT-INV-1", ok, f"every zone together must hold exactly {props.decks} deck(s)",
-                 52 * props.decks, None if ok else _diff(got, want))  # fmt: skip
+    props.expect(
+        "IDIOT-INV-1",
+        ok,
+        f"every zone together must hold exactly {props.decks} deck(s)",
+        52 * props.decks,
+        None if ok else _diff(got, want),
+    )
     old, new = step.before.zone("burned"), step.after.zone("burned")
     # the burn pile kept as it was, with cards added on top, needs no Counters to be a superset
     grew = new[: len(old)] == old or Counter(old) <= Counter(new)
-    props.expect("IDIOT-INV-1", grew, "the burn pile only grows (burned cards are out of play for good)",
-                 "a superset of the burned cards", None if grew else _diff(Counter(new), Counter(old)))  # fmt: skip
+    props.expect(
+        "IDIOT-INV-1",
+        grew,
+        "the burn pile only grows (burned cards are out of play for good)",
+        "a superset of the burned cards",
+        None if grew else _diff(Counter(new), Counter(old)),
+    )
 
 
 @checks("IDIOT-DEAL-1", "IDIOT-DEAL-2", "IDIOT-INV-2", "IDIOT-SWAP-1")
@@ -720,24 +765,48 @@ def deal_and_swap(props: IdiotProperties, step: Step) -> None:
     """The deal lands as sent (3/3/3 and the draw pile); swaps exchange one hand and one face-up card."""
     before, after, n = step.before, step.after, props.n
     rnd = before.get("round", 0) + (step.kind == "deal")  # protocol.md: `round` counts the deals made so far
-    props.expect("IDIOT-DEAL-1", after.get("round") == rnd, "`round` counts the deals: 0 before the deal, 1 from it on",
-                 rnd, after.get("round"))  # fmt: skip
+    props.expect(
+        "IDIOT-DEAL-1",
+        after.get("round") == rnd,
+        "`round` counts the deals: 0 before the deal, 1 from it on",
+        rnd,
+        after.get("round"),
+    )
     if step.kind == "deal":
         m = step.move
         got = {z: [sorted(after.zone(f"{z}/{s}")) for s in range(n)] for z in ("face_down", "face_up", "hand")}
         want = {z: [sorted(m[z][s]) for s in range(n)] for z in ("face_down", "face_up", "hand")}
-        props.expect("IDIOT-DEAL-1", got == want, "each seat gets the 3 face-down, 3 face-up and 3 hand cards dealt to it", want, got)
-        props.expect("IDIOT-DEAL-2", after.zone("draw") == m["draw"] and len(m["draw"]) == 52 * props.decks - 9 * n,
-                     f"the undealt {52 * props.decks - 9 * n} cards form the draw pile, as dealt (top last)",
-                     len(m["draw"]), len(after.zone("draw")))  # fmt: skip
-        props.expect("IDIOT-INV-2", all(len(after.zone(f"{z}/{s}")) == 3 for z in ("face_down", "face_up", "hand") for s in range(n))
-                     and not after.zone("discard") and not after.zone("burned"),
-                     "after the deal every seat has 3/3/3 cards, the pile and burn pile are empty", "3/3/3",
-                     {s: [len(after.zone(f'{z}/{s}')) for z in ('face_down', 'face_up', 'hand')] for s in range(n)})  # fmt: skip
+        props.expect(
+            "IDIOT-DEAL-1",
+            got == want,
+            "each seat gets the 3 face-down, 3 face-up and 3 hand cards dealt to it",
+            want,
+            got,
+        )
+        props.expect(
+            "IDIOT-DEAL-2",
+            after.zone("draw") == m["draw"] and len(m["draw"]) == 52 * props.decks - 9 * n,
+            f"the undealt {52 * props.decks - 9 * n} cards form the draw pile, as dealt (top last)",
+            len(m["draw"]),
+            len(after.zone("draw")),
+        )
+        props.expect(
+            "IDIOT-INV-2",
+            all(len(after.zone(f"{z}/{s}")) == 3 for z in ("face_down", "face_up", "hand") for s in range(n))
+            and not after.zone("discard")
+            and not after.zone("burned"),
+            "after the deal every seat has 3/3/3 cards, the pile and burn pile are empty",
+            "3/3/3",
+            {s: [len(after.zone(f"{z}/{s}")) for z in ("face_down", "face_up", "hand")] for s in range(n)},
+        )
         first = (props.setup.dealer + 1) % n
-        props.expect("IDIOT-SWAP-1", after.phase == "swap" and after.to_act == first,
-                     "after the deal the seats swap in turn from the dealer's left",
-                     {"phase": "swap", "to_act": first}, {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
+        props.expect(
+            "IDIOT-SWAP-1",
+            after.phase == "swap" and after.to_act == first,
+            "after the deal the seats swap in turn from the dealer's left",
+            {"phase": "swap", "to_act": first},
+            {"phase": after.phase, "to_act": after.to_act},
+        )
         return
     if before.phase == "swap":
         _swap_step(props, step)
@@ -750,35 +819,65 @@ def _swap_step(props: IdiotProperties, step: Step) -> None:
     assert s is not None
     v0, v1 = props.view(before), props.view(after)
     others_same = all(v0.hand.same(v1.hand, o) and v0.fu.same(v1.fu, o) for o in range(n) if o != s)
-    props.expect("IDIOT-INV-2", all(v0.fd.same(v1.fd, o) for o in range(n)) and others_same and v1.draw == v0.draw,
-                 "the swap phase never touches face-down cards, the draw pile or other seats", "unchanged", "changed")  # fmt: skip
+    props.expect(
+        "IDIOT-INV-2",
+        all(v0.fd.same(v1.fd, o) for o in range(n)) and others_same and v1.draw == v0.draw,
+        "the swap phase never touches face-down cards, the draw pile or other seats",
+        "unchanged",
+        "changed",
+    )
     ok = same(v0.hand[s] + v0.fu[s], v1.hand[s] + v1.fu[s])
-    props.expect("IDIOT-INV-2", ok, "swaps keep the seat's hand and face-up cards together as one multiset",
-                 _cards(v0.hand[s] + v0.fu[s]) if not ok else None, _cards(v1.hand[s] + v1.fu[s]) if not ok else None)  # fmt: skip
+    props.expect(
+        "IDIOT-INV-2",
+        ok,
+        "swaps keep the seat's hand and face-up cards together as one multiset",
+        _cards(v0.hand[s] + v0.fu[s]) if not ok else None,
+        _cards(v1.hand[s] + v1.fu[s]) if not ok else None,
+    )
     if step.kind == "swap":
         h, f = step.move["hand"], step.move["face_up"]
         want_h = v0.hand[s] - Counter([h]) + Counter([f])
         ok = same(v1.hand[s], want_h) and after.phase == "swap" and after.to_act == s
-        props.expect("IDIOT-SWAP-1", ok, f"a swap puts {h} face up and {f} in the hand; the same seat goes on swapping",
-                     {"hand": _cards(want_h), "to_act": s} if not ok else None,
-                     {"hand": _cards(v1.hand[s]), "to_act": after.to_act} if not ok else None)  # fmt: skip
+        props.expect(
+            "IDIOT-SWAP-1",
+            ok,
+            f"a swap puts {h} face up and {f} in the hand; the same seat goes on swapping",
+            {"hand": _cards(want_h), "to_act": s} if not ok else None,
+            {"hand": _cards(v1.hand[s]), "to_act": after.to_act} if not ok else None,
+        )
     elif step.kind == "ready":
         ok = v1.hand.same(v0.hand, s)
-        props.expect("IDIOT-SWAP-1", ok, "ready changes no card", _cards(v0.hand[s]) if not ok else None,
-                     _cards(v1.hand[s]) if not ok else None)  # fmt: skip
+        props.expect(
+            "IDIOT-SWAP-1",
+            ok,
+            "ready changes no card",
+            _cards(v0.hand[s]) if not ok else None,
+            _cards(v1.hand[s]) if not ok else None,
+        )
         dealer = props.setup.dealer
         if s == dealer:
-            props.expect("IDIOT-OPEN-1", after.phase == "opening" and after.to_act == (dealer + 1) % n
-                         and after.get("opening_rank") == "3",
-                         "when the dealer is ready the opening ladder starts at 3 with the player left of the dealer",
-                         {"phase": "opening", "to_act": (dealer + 1) % n, "opening_rank": "3"},
-                         {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")})  # fmt: skip
-            props.expect("IDIOT-INV-2", all(v1.hand.size(o) == 3 and v1.fu.size(o) == 3 for o in range(n)),
-                         "after the swap phase every seat still has 3 face-up and 3 hand cards", 3,
-                         [[v1.fu.size(o), v1.hand.size(o)] for o in range(n)])  # fmt: skip
+            props.expect(
+                "IDIOT-OPEN-1",
+                after.phase == "opening" and after.to_act == (dealer + 1) % n and after.get("opening_rank") == "3",
+                "when the dealer is ready the opening ladder starts at 3 with the player left of the dealer",
+                {"phase": "opening", "to_act": (dealer + 1) % n, "opening_rank": "3"},
+                {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")},
+            )
+            props.expect(
+                "IDIOT-INV-2",
+                all(v1.hand.size(o) == 3 and v1.fu.size(o) == 3 for o in range(n)),
+                "after the swap phase every seat still has 3 face-up and 3 hand cards",
+                3,
+                [[v1.fu.size(o), v1.hand.size(o)] for o in range(n)],
+            )
         else:
-            props.expect("IDIOT-SWAP-1", after.phase == "swap" and after.to_act == (s + 1) % n,
-                         "seats swap in turn clockwise, the dealer last", (s + 1) % n, after.to_act)  # fmt: skip
+            props.expect(
+                "IDIOT-SWAP-1",
+                after.phase == "swap" and after.to_act == (s + 1) % n,
+                "seats swap in turn clockwise, the dealer last",
+                (s + 1) % n,
+                after.to_act,
+            )
 
 
 @checks("IDIOT-OPEN-1", "IDIOT-OPEN-3")
@@ -800,19 +899,51 @@ def opening_ladder(props: IdiotProperties, step: Step) -> None:
     clause = "IDIOT-OPEN-3" if want_rank == "any" else "IDIOT-OPEN-1"
     got = {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")}
     want = {"phase": "opening", "to_act": (s + 1) % n, "opening_rank": want_rank}
-    props.expect(clause, got == want,
-                 "a decline passes the opening to the left; after a full circle of declines the ladder rank moves up"
-                 + (" and past the ace the player left of the dealer must open with anything" if want_rank == "any" else ""),
-                 want, got)  # fmt: skip
-    props.expect("IDIOT-INV-1", props.view(after).pile == [] and before.zone("draw") == after.zone("draw"),
-                 "a decline moves no card", "no card moved", "cards moved")  # fmt: skip
+    props.expect(
+        clause,
+        got == want,
+        "a decline passes the opening to the left; after a full circle of declines the ladder rank moves up"
+        + (" and past the ace the player left of the dealer must open with anything" if want_rank == "any" else ""),
+        want,
+        got,
+    )
+    props.expect(
+        "IDIOT-INV-1",
+        props.view(after).pile == [] and before.zone("draw") == after.zone("draw"),
+        "a decline moves no card",
+        "no card moved",
+        "cards moved",
+    )
 
 
-@checks("IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-RANK-1", "IDIOT-MULTI-1", "IDIOT-PICKUP-1", "IDIOT-PICKUP-2",
-        "IDIOT-DRAW-1", "IDIOT-DRAW-2", "IDIOT-DRAW-3", "IDIOT-TABLE-1", "IDIOT-TABLE-2", "IDIOT-TABLE-3",
-        "IDIOT-BLIND-1", "IDIOT-BLIND-2", "IDIOT-BLIND-3", "IDIOT-TWO-1", "IDIOT-TWO-2", "IDIOT-BURN-10",
-        "IDIOT-BURN-4KIND", "IDIOT-BURN-6S", "IDIOT-BURN-NEXT", "IDIOT-OUT-1", "IDIOT-END-1", "IDIOT-OPEN-2",
-        "IDIOT-INV-7", "IDIOT-INV-4")  # fmt: skip
+@checks(
+    "IDIOT-PLAY-1",
+    "IDIOT-PLAY-2",
+    "IDIOT-RANK-1",
+    "IDIOT-MULTI-1",
+    "IDIOT-PICKUP-1",
+    "IDIOT-PICKUP-2",
+    "IDIOT-DRAW-1",
+    "IDIOT-DRAW-2",
+    "IDIOT-DRAW-3",
+    "IDIOT-TABLE-1",
+    "IDIOT-TABLE-2",
+    "IDIOT-TABLE-3",
+    "IDIOT-BLIND-1",
+    "IDIOT-BLIND-2",
+    "IDIOT-BLIND-3",
+    "IDIOT-TWO-1",
+    "IDIOT-TWO-2",
+    "IDIOT-BURN-10",
+    "IDIOT-BURN-4KIND",
+    "IDIOT-BURN-6S",
+    "IDIOT-BURN-NEXT",
+    "IDIOT-OUT-1",
+    "IDIOT-END-1",
+    "IDIOT-OPEN-2",
+    "IDIOT-INV-7",
+    "IDIOT-INV-4",
+)
 def turn_outcome(props: IdiotProperties, step: Step) -> None:
     """Predict the whole outcome of a play, blind play, pickup or stop from the rules, and compare."""
     before, after = step.before, step.after
@@ -821,7 +952,9 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
     v0, v1 = props.view(before), props.view(after)
     assert before.to_act is not None
     bad = why_illegal(v0, step.move)
-    props.expect("IDIOT-INV-4", bad is None, f"the move applied must be legal here (it breaks {bad})", "legal", step.move)
+    props.expect(
+        "IDIOT-INV-4", bad is None, f"the move applied must be legal here (it breaks {bad})", "legal", step.move
+    )
     if bad is not None:
         return
     o = _predict(props, step, v0)
@@ -949,9 +1082,7 @@ def _whose_turn(step: Step, v0: View, o: Outcome) -> None:
             o.pending = "chain"
     if o.over:
         o.to_act = None
-    elif o.pending:
-        o.to_act = s
-    elif o.burn and opts["after_burn"] == "burner" and not o.gone:
+    elif o.pending or (o.burn and opts["after_burn"] == "burner" and not o.gone):
         o.to_act = s
     else:
         o.to_act = next_active(s, n, set(o.out))
@@ -964,9 +1095,13 @@ def _judge_zones(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outc
     drew_too_much = len(v1.draw) < len(o.draw)
     draw_clause = "IDIOT-DRAW-2" if (t in ("pickup", "stop") or o.failed_blind or drew_too_much) else "IDIOT-DRAW-1"
     if v1.draw != o.draw:
-        props.fail(draw_clause, "after a play from the hand the player draws from the top of the draw pile until holding 3 "
-                   "(§2.3b: straight away, before any follow-up); never on a pickup, a failed blind card, or holding 3+",
-                   {"draw": len(o.draw), "drawn": o.drawn}, {"draw": len(v1.draw), "hand": _cards(v1.hand[s])})  # fmt: skip
+        props.fail(
+            draw_clause,
+            "after a play from the hand the player draws from the top of the draw pile until holding 3 "
+            "(§2.3b: straight away, before any follow-up); never on a pickup, a failed blind card, or holding 3+",
+            {"draw": len(o.draw), "drawn": o.drawn},
+            {"draw": len(v1.draw), "hand": _cards(v1.hand[s])},
+        )
     if o.drawn:
         props.cover("IDIOT-DRAW-1")
     if (t == "pickup" or o.failed_blind or (o.from_hand and v0.draw and not o.drawn)) and v0.draw:
@@ -974,20 +1109,36 @@ def _judge_zones(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outc
     if t == "pickup":  # first that the pile is empty
         props.require("IDIOT-PICKUP-2", not v1.pile, "after a pickup the discard pile is empty", [], v1.pile[-4:])
     if not same(v1.hand[s], o.hand):
-        props.fail(o.ctx, HAND_MESSAGES.get(o.ctx, "the played cards leave the hand (then the hand is refilled from the draw pile)"),
-                   _cards(o.hand), _cards(v1.hand[s]))  # fmt: skip
+        props.fail(
+            o.ctx,
+            HAND_MESSAGES.get(o.ctx, "the played cards leave the hand (then the hand is refilled from the draw pile)"),
+            _cards(o.hand),
+            _cards(v1.hand[s]),
+        )
     # a row listed as before holds what it held before: no Counter of the new row needed
     if not (same(o.fu, v0.fu[s]) if v1.fu.lists[s] == v0.fu.lists[s] else same(v1.fu[s], o.fu)):
-        props.fail(o.ctx if o.from_fu else "IDIOT-TABLE-1", "exactly the face-up cards played leave the face-up row",
-                   _cards(o.fu), _cards(v1.fu[s]))  # fmt: skip
+        props.fail(
+            o.ctx if o.from_fu else "IDIOT-TABLE-1",
+            "exactly the face-up cards played leave the face-up row",
+            _cards(o.fu),
+            _cards(v1.fu[s]),
+        )
     if not (same(o.fd, v0.fd[s]) if v1.fd.lists[s] == v0.fd.lists[s] else same(v1.fd[s], o.fd)):
-        props.fail("IDIOT-BLIND-1", "exactly the face-down card at the index played leaves the face-down row, and only by a blind play",
-                   _cards(o.fd), _cards(v1.fd[s]))  # fmt: skip
+        props.fail(
+            "IDIOT-BLIND-1",
+            "exactly the face-down card at the index played leaves the face-down row, and only by a blind play",
+            _cards(o.fd),
+            _cards(v1.fd[s]),
+        )
     props.cover(o.ctx)
     for x in range(v0.n):
         if x != s and not (v1.hand.same(v0.hand, x) and v1.fu.same(v0.fu, x) and v1.fd.same(v0.fd, x)):
-            props.fail("IDIOT-INV-9" if x in v0.out else "IDIOT-INV-1", f"seat {s}'s move leaves seat {x}'s cards alone",
-                       "unchanged", {"seat": x})  # fmt: skip
+            props.fail(
+                "IDIOT-INV-9" if x in v0.out else "IDIOT-INV-1",
+                f"seat {s}'s move leaves seat {x}'s cards alone",
+                "unchanged",
+                {"seat": x},
+            )
 
 
 HAND_MESSAGES = {
@@ -1007,9 +1158,14 @@ def _judge_pile(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outco
     burned_now = v1.burned_list != v0.burned_list and bool(v1.burned - v0.burned)  # the same list: nothing burned
     if t not in ("play", "play_blind") or o.failed_blind:
         if not (v1.pile == pile and not burned_now):
-            props.fail("IDIOT-PICKUP-2" if t == "pickup" else o.ctx,
-                       "after a pickup or failed blind card the pile is empty and nothing burns" if t != "stop"
-                       else "a stop changes no card", pile[-4:], v1.pile[-4:])  # fmt: skip
+            props.fail(
+                "IDIOT-PICKUP-2" if t == "pickup" else o.ctx,
+                "after a pickup or failed blind card the pile is empty and nothing burns"
+                if t != "stop"
+                else "a stop changes no card",
+                pile[-4:],
+                v1.pile[-4:],
+            )
         return
     landed = v0.pile + o.cards  # the pile before any burn
     if o.burn == "IDIOT-BURN-4KIND":
@@ -1020,15 +1176,24 @@ def _judge_pile(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outco
     if o.burn:
         assert o.burned is not None
         ok = burned_now and not v1.pile and same(v1.burned, o.burned)
-        props.expect(o.burn, ok, BURN_MESSAGES[o.burn].format(six_burn=v0.opts["six_burn"]),
-                     None if ok else {"discard": [], "burned": size(o.burned) - size(v0.burned)},
-                     None if ok else {"discard": v1.pile, "burned": size(v1.burned) - size(v0.burned)})  # fmt: skip
+        props.expect(
+            o.burn,
+            ok,
+            BURN_MESSAGES[o.burn].format(six_burn=v0.opts["six_burn"]),
+            None if ok else {"discard": [], "burned": size(o.burned) - size(v0.burned)},
+            None if ok else {"discard": v1.pile, "burned": size(v1.burned) - size(v0.burned)},
+        )
         return
     # the pile as predicted, card for card, needs no rank lists nor Counters
-    if burned_now or not (v1.pile == pile or ([rk(x) for x in v1.pile] == [rk(x) for x in pile] and Counter(v1.pile) == Counter(pile))):
-        props.fail(burn_clause_for(r or "3") if burned_now or not v1.pile else o.ctx,
-                   f"the pile does not burn (top run of {top_run(pile)} x {r}): the cards land on it, the last listed on top",
-                   pile[-6:], v1.pile[-6:])  # fmt: skip
+    if burned_now or not (
+        v1.pile == pile or ([rk(x) for x in v1.pile] == [rk(x) for x in pile] and Counter(v1.pile) == Counter(pile))
+    ):
+        props.fail(
+            burn_clause_for(r or "3") if burned_now or not v1.pile else o.ctx,
+            f"the pile does not burn (top run of {top_run(pile)} x {r}): the cards land on it, the last listed on top",
+            pile[-6:],
+            v1.pile[-6:],
+        )
     if top_run(pile) >= (2 if r == "6" else 3):
         props.cover(burn_clause_for(r or "3"))  # a run one short of burning stays
 
@@ -1036,25 +1201,51 @@ def _judge_pile(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outco
 def _judge_end(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
     """Who is out, whether the game is over and who is the loser, what is pending."""
     before, after, t, r = step.before, step.after, step.kind, o.r
-    props.require("IDIOT-OUT-1", v1.out == o.out,
-                  "a player left with no hand, face-up or face-down card is out, appended to `out`", o.out, v1.out)
+    props.require(
+        "IDIOT-OUT-1",
+        v1.out == o.out,
+        "a player left with no hand, face-up or face-down card is out, appended to `out`",
+        o.out,
+        v1.out,
+    )
     want_end = {"phase": "over", "loser": o.holders[0]} if o.over else {"phase": "play", "loser": None}
     got_end = {"phase": after.phase, "loser": (after.get("result") or {}).get("loser")}
     if not o.over and o.pending and before.phase == "opening" and after.phase == "opening":
         got_end["phase"] = "play"  # left open: the phase name while the opening play's follow-up is pending
-    props.require("IDIOT-END-1", got_end == want_end,
-                  "the game ends as soon as exactly one player holds cards, and that player is the loser", want_end, got_end)
+    props.require(
+        "IDIOT-END-1",
+        got_end == want_end,
+        "the game ends as soon as exactly one player holds cards, and that player is the loser",
+        want_end,
+        got_end,
+    )
     if o.over:
         props.cover("IDIOT-END-1")
     if after.phase == "play" and after.get("opening_rank") is not None:
-        props.fail("IDIOT-OPEN-2", "once the opening card is down the ladder is over (`opening_rank` null)", None, after.get("opening_rank"))
-    pend_clause = ("IDIOT-BLIND-2" if t == "play_blind" else "IDIOT-OUT-1" if o.gone
-                   else "IDIOT-TWO-2" if "two_followup" in (o.pending, v1.pending) else "IDIOT-DRAW-3")  # fmt: skip
+        props.fail(
+            "IDIOT-OPEN-2",
+            "once the opening card is down the ladder is over (`opening_rank` null)",
+            None,
+            after.get("opening_rank"),
+        )
+    pend_clause = (
+        "IDIOT-BLIND-2"
+        if t == "play_blind"
+        else "IDIOT-OUT-1"
+        if o.gone
+        else "IDIOT-TWO-2"
+        if "two_followup" in (o.pending, v1.pending)
+        else "IDIOT-DRAW-3"
+    )
     if not o.over:
-        props.require(pend_clause, v1.pending == o.pending,
-                      "pending after this move: a follow-up after a 2 (two_followup optional, not blind, not burnt, not out), "
-                      "a chain when a card just drawn has the rank just played, else nothing",
-                      {"pending": o.pending, "drawn": o.drawn}, v1.pending)  # fmt: skip
+        props.require(
+            pend_clause,
+            v1.pending == o.pending,
+            "pending after this move: a follow-up after a 2 (two_followup optional, not blind, not burnt, not out), "
+            "a chain when a card just drawn has the rank just played, else nothing",
+            {"pending": o.pending, "drawn": o.drawn},
+            v1.pending,
+        )
         if o.pending == "two_followup" or v0.pending == "two_followup" or (r == "2" and t == "play"):
             props.cover("IDIOT-TWO-2")
         if o.pending == "chain" or v0.pending == "chain" or (r is not None and o.drawn):
@@ -1082,11 +1273,20 @@ def _judge_turn(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outco
         turn_clause = "IDIOT-OPEN-2"
     else:
         turn_clause = "IDIOT-INV-7"
-    props.expect(turn_clause, after.to_act == o.to_act,
-                 "who acts next: the same player while a follow-up or chain is pending (or after a burn under "
-                 "after_burn burner), else the next player clockwise who is not out", o.to_act, after.to_act)  # fmt: skip
+    props.expect(
+        turn_clause,
+        after.to_act == o.to_act,
+        "who acts next: the same player while a follow-up or chain is pending (or after a burn under "
+        "after_burn burner), else the next player clockwise who is not out",
+        o.to_act,
+        after.to_act,
+    )
     props.cover("IDIOT-INV-7")
-    if o.gone or (not o.over and o.to_act is not None and o.to_act != s and (s + 1) % n in v1.out) or natural != (s + 1) % n:
+    if (
+        o.gone
+        or (not o.over and o.to_act is not None and o.to_act != s and (s + 1) % n in v1.out)
+        or natural != (s + 1) % n
+    ):
         props.cover("IDIOT-OUT-1")
     if t == "pickup":
         props.cover("IDIOT-PICKUP-2")
@@ -1094,9 +1294,24 @@ def _judge_turn(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outco
         props.cover("IDIOT-OPEN-2")
 
 
-@checks("IDIOT-SWAP-1", "IDIOT-OPEN-1", "IDIOT-OPEN-3", "IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-MULTI-1",
-        "IDIOT-PICKUP-1", "IDIOT-PICKUP-3", "IDIOT-TABLE-1", "IDIOT-TABLE-2", "IDIOT-TABLE-3", "IDIOT-BLIND-1",
-        "IDIOT-TWO-1", "IDIOT-TWO-2", "IDIOT-DRAW-3", "IDIOT-BURN-10")  # fmt: skip
+@checks(
+    "IDIOT-SWAP-1",
+    "IDIOT-OPEN-1",
+    "IDIOT-OPEN-3",
+    "IDIOT-PLAY-1",
+    "IDIOT-PLAY-2",
+    "IDIOT-MULTI-1",
+    "IDIOT-PICKUP-1",
+    "IDIOT-PICKUP-3",
+    "IDIOT-TABLE-1",
+    "IDIOT-TABLE-2",
+    "IDIOT-TABLE-3",
+    "IDIOT-BLIND-1",
+    "IDIOT-TWO-1",
+    "IDIOT-TWO-2",
+    "IDIOT-DRAW-3",
+    "IDIOT-BURN-10",
+)
 def legal_moves(props: IdiotProperties, step: Step) -> None:
     """The legal moves of the new state are exactly the ones the rules give (plus what is left open)."""
     after = step.after
@@ -1119,17 +1334,29 @@ def legal_moves(props: IdiotProperties, step: Step) -> None:
         missing["IDIOT-TABLE-2" if face_up_listed else "IDIOT-TABLE-1"] = table
     _suits_ignored(props, v, listed, extra, missing)
     for clause, moves in extra.items():  # one finding per clause the extra moves break
-        props.fail(clause, f"legal_moves offers moves the rules forbid here ({clause})", {"absent": moves[:4]}, {"listed": moves[:4]})
+        props.fail(
+            clause,
+            f"legal_moves offers moves the rules forbid here ({clause})",
+            {"absent": moves[:4]},
+            {"listed": moves[:4]},
+        )
     for clause, moves in missing.items():  # each rule that allows a missing move gets its own finding
-        props.fail(clause, "legal_moves leaves out moves the rules allow here", {"listed": moves[:4]}, {"missing": moves[:4]})
+        props.fail(
+            clause, "legal_moves leaves out moves the rules allow here", {"listed": moves[:4]}, {"missing": moves[:4]}
+        )
     for c in set(c for _, c in req.values()):
         props.cover(c)
     if v.phase == "play" and not v.pending and not v.pile:
         props.cover("IDIOT-PICKUP-3")
 
 
-def _suits_ignored(props: IdiotProperties, v: View, listed: dict[bytes, Any],
-                   extra: dict[str, list[Any]], missing: dict[str, list[Any]]) -> None:  # fmt: skip
+def _suits_ignored(
+    props: IdiotProperties,
+    v: View,
+    listed: dict[bytes, Any],
+    extra: dict[str, list[Any]],
+    missing: dict[str, list[Any]],
+) -> None:
     """IDIOT-RANK-1: suits are ignored, so single cards of one rank are all playable or none is.
 
     A PLAY-2 difference that splits one rank by suit (one card of the rank listed, another
@@ -1156,8 +1383,12 @@ def _suits_ignored(props: IdiotProperties, v: View, listed: dict[bytes, Any],
             if not kept:
                 del bucket["IDIOT-PLAY-2"]
     if split:
-        props.fail("IDIOT-RANK-1", "suits are ignored: every card of a rank may go on the pile, or none may",
-                   {"same treatment for": split[:4]}, {"treated apart": split[:4]})  # fmt: skip
+        props.fail(
+            "IDIOT-RANK-1",
+            "suits are ignored: every card of a rank may go on the pile, or none may",
+            {"same treatment for": split[:4]},
+            {"treated apart": split[:4]},
+        )
 
 
 @checks("IDIOT-INV-3")
@@ -1171,18 +1402,30 @@ def zone_discipline(props: IdiotProperties, step: Step) -> None:
     for s in range(n):
         fu0, fd0, fu1, fd1 = v0.fu.size(s), v0.fd.size(s), v1.fu.size(s), v1.fd.size(s)
         ok = fd1 <= fd0 and fu1 <= fu0
-        props.expect("IDIOT-INV-3", ok, "face-up and face-down rows never grow after the swap phase",
-                     None if ok else [fu0, fd0], None if ok else [fu1, fd1])  # fmt: skip
+        props.expect(
+            "IDIOT-INV-3",
+            ok,
+            "face-up and face-down rows never grow after the swap phase",
+            None if ok else [fu0, fd0],
+            None if ok else [fu1, fd1],
+        )
         if fu1 < fu0:
             combo = step.kind == "play" and not v0.draw and v0.hand[s] <= Counter(step.move.get("cards") or [])
-            props.expect("IDIOT-INV-3", s == before.to_act and not v0.draw and (not v0.hand[s] or combo),
-                         "a face-up card leaves only when the hand and the draw pile are empty (or in a TABLE-3 play)",
-                         {"hand": 0, "draw": 0}, {"seat": s, "hand": v0.hand.size(s), "draw": len(v0.draw)})  # fmt: skip
+            props.expect(
+                "IDIOT-INV-3",
+                s == before.to_act and not v0.draw and (not v0.hand[s] or combo),
+                "a face-up card leaves only when the hand and the draw pile are empty (or in a TABLE-3 play)",
+                {"hand": 0, "draw": 0},
+                {"seat": s, "hand": v0.hand.size(s), "draw": len(v0.draw)},
+            )
         if fd1 < fd0:
-            props.expect("IDIOT-INV-3", s == before.to_act and not v0.draw and not v0.hand[s] and not v0.fu[s]
-                         and fd0 - fd1 == 1,
-                         "one face-down card leaves, only when hand, face-up row and draw pile are empty",
-                         {"hand": 0, "face_up": 0, "draw": 0}, {"hand": v0.hand.size(s), "face_up": fu0, "draw": len(v0.draw)})  # fmt: skip
+            props.expect(
+                "IDIOT-INV-3",
+                s == before.to_act and not v0.draw and not v0.hand[s] and not v0.fu[s] and fd0 - fd1 == 1,
+                "one face-down card leaves, only when hand, face-up row and draw pile are empty",
+                {"hand": 0, "face_up": 0, "draw": 0},
+                {"hand": v0.hand.size(s), "face_up": fu0, "draw": len(v0.draw)},
+            )
 
 
 @checks("IDIOT-INV-5")
@@ -1200,9 +1443,17 @@ def draw_rule(props: IdiotProperties, step: Step) -> None:
         return
     if step.kind == "play" and s is not None and within(Counter(step.move.get("cards") or []), v0.hand[s], v0.fu[s]):
         if v1.draw:
-            props.expect("IDIOT-INV-5", v1.hand.size(s) >= 3, "after a play the hand is refilled to 3 while the draw pile lasts", 3, v1.hand.size(s))
+            props.expect(
+                "IDIOT-INV-5",
+                v1.hand.size(s) >= 3,
+                "after a play the hand is refilled to 3 while the draw pile lasts",
+                3,
+                v1.hand.size(s),
+            )
         if took:
-            props.expect("IDIOT-INV-5", v1.hand.size(s) <= 3, "a draw step never takes the hand above 3", 3, v1.hand.size(s))
+            props.expect(
+                "IDIOT-INV-5", v1.hand.size(s) <= 3, "a draw step never takes the hand above 3", 3, v1.hand.size(s)
+            )
     props.cover("IDIOT-INV-5")
 
 
@@ -1216,8 +1467,13 @@ def pile_shape(props: IdiotProperties, step: Step) -> None:
     if pile:
         r, run = rk(pile[-1]), top_run(pile)
         ok = r != "T" and (run < opts["six_burn"] if r == "6" else run < 4)
-        props.expect("IDIOT-INV-6", ok, "between moves the pile never shows a 10, a run of 4 or more, or a burning run of 6s on top",
-                     "no burning top", pile[-5:])  # fmt: skip
+        props.expect(
+            "IDIOT-INV-6",
+            ok,
+            "between moves the pile never shows a 10, a run of 4 or more, or a burning run of 6s on top",
+            "no burning top",
+            pile[-5:],
+        )
     else:
         props.cover("IDIOT-INV-6")
     old = before.zone("discard")
@@ -1226,8 +1482,13 @@ def pile_shape(props: IdiotProperties, step: Step) -> None:
         for c in pile[len(old) :]:
             cur = rk(c)
             if prev != "2" and cur != "2":
-                props.expect("IDIOT-INV-8", ORDER.index(cur) >= ORDER.index(prev),
-                             "between resets the effective rank on top of the pile never falls", f">= {prev}", cur)  # fmt: skip
+                props.expect(
+                    "IDIOT-INV-8",
+                    ORDER.index(cur) >= ORDER.index(prev),
+                    "between resets the effective rank on top of the pile never falls",
+                    f">= {prev}",
+                    cur,
+                )
             prev = cur
     else:
         props.cover("IDIOT-INV-8")
@@ -1240,22 +1501,44 @@ def progress(props: IdiotProperties, step: Step) -> None:
     if before.phase == "deal":
         return
     v0, v1 = props.view(before), props.view(after)
-    props.expect("IDIOT-INV-11", v1.out[: len(v0.out)] == v0.out, "the set of out players never shrinks", v0.out, v1.out)
+    props.expect(
+        "IDIOT-INV-11", v1.out[: len(v0.out)] == v0.out, "the set of out players never shrinks", v0.out, v1.out
+    )
     circ0 = v0.count - len(before.zone("burned"))
     circ1 = v1.count - len(after.zone("burned"))
     props.expect("IDIOT-INV-11", circ1 <= circ0, "cards in circulation (all but burned) never increase", circ0, circ1)
     for s in v1.out:
         ok = not v1.holds(s) and after.to_act != s
-        props.expect("IDIOT-INV-9", ok, f"out seat {s} never gets cards again nor acts", "no cards, not to act",
-                     None if ok else {"cards": v1.hand.size(s) + v1.fu.size(s) + v1.fd.size(s), "to_act": after.to_act})  # fmt: skip
+        props.expect(
+            "IDIOT-INV-9",
+            ok,
+            f"out seat {s} never gets cards again nor acts",
+            "no cards, not to act",
+            None if ok else {"cards": v1.hand.size(s) + v1.fu.size(s) + v1.fd.size(s), "to_act": after.to_act},
+        )
     if after.phase in ("opening", "play", "over"):
         holders = [s for s in range(n) if v1.holds(s)]
         over = after.phase == "over"
-        props.expect("IDIOT-INV-10", over == (len(holders) == 1), "the game is over iff exactly one player still holds cards",
-                     len(holders) == 1, over)  # fmt: skip
+        props.expect(
+            "IDIOT-INV-10",
+            over == (len(holders) == 1),
+            "the game is over iff exactly one player still holds cards",
+            len(holders) == 1,
+            over,
+        )
         if over:
             loser = (after.get("result") or {}).get("loser")
-            props.expect("IDIOT-INV-10", loser == holders[0] and after.to_act is None,
-                         "the one player left holding cards is reported as the loser", holders[0], loser)  # fmt: skip
-            props.expect("IDIOT-END-1", sorted(v1.out + [loser]) == list(range(n)) if loser is not None else False,
-                         "every other player is out when the game ends", list(range(n)), v1.out)  # fmt: skip
+            props.expect(
+                "IDIOT-INV-10",
+                loser == holders[0] and after.to_act is None,
+                "the one player left holding cards is reported as the loser",
+                holders[0],
+                loser,
+            )
+            props.expect(
+                "IDIOT-END-1",
+                sorted([*v1.out, loser]) == list(range(n)) if loser is not None else False,
+                "every other player is out when the game ends",
+                list(range(n)),
+                v1.out,
+            )

@@ -29,12 +29,12 @@ from typing import Any
 from attrs import define, field
 from hypothesis import reject, settings
 from hypothesis import strategies as st
+from ruleproof.properties.machinery import GameProperties
 
 from ruleproof import draws
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import AdapterBroken, Unsupported
 from ruleproof.findings import Setup
-from ruleproof.properties.machinery import GameProperties
 from ruleproof.session import Ledger, Session, Sink
 
 # one step in ILLEGAL_ODDS tries a forbidden move; the rest play legal moves

@@ -20,14 +20,10 @@ invariants MOON-INV-1..10.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, ClassVar, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from hypothesis import strategies as st
-
-from ruleproof import draws
-
-from ruleproof.notation import MOON_TILES, tile_ends
-from ruleproof.setup_probes import judge_start
 from ruleproof.properties.machinery import (
     CONTRACT_CLAUSES,
     CheckRegistry,
@@ -38,21 +34,55 @@ from ruleproof.properties.machinery import (
     move_diff,
 )
 
+from ruleproof import draws
+from ruleproof.notation import MOON_TILES, tile_ends
+from ruleproof.setup_probes import judge_start
+
 GAME = "moon"
 N = 3
 CLAUSES = [
-    "MOON-SETUP-1", "MOON-SETUP-2", "MOON-DEAL-1",
-    "MOON-BID-1", "MOON-BID-2", "MOON-BID-3", "MOON-BID-4", "MOON-BID-5", "MOON-BID-6",
-    "MOON-WIDOW-1", "MOON-TRUMP-1", "MOON-TRUMP-2", "MOON-TRUMP-3", "MOON-TRUMP-4",
-    "MOON-RANK-1", "MOON-RANK-2", "MOON-RANK-3",
-    "MOON-LEAD-1", "MOON-LEAD-2", "MOON-LEAD-3",
-    "MOON-FOLLOW-1", "MOON-FOLLOW-2", "MOON-FOLLOW-3",
-    "MOON-WIN-1", "MOON-WIN-2", "MOON-SCORE-1", "MOON-SCORE-2", "MOON-SCORE-3",
-    "MOON-END-1", "MOON-END-2",
-    "MOON-INV-1", "MOON-INV-2", "MOON-INV-3", "MOON-INV-4", "MOON-INV-5",
-    "MOON-INV-6", "MOON-INV-7", "MOON-INV-8", "MOON-INV-9", "MOON-INV-10",
+    "MOON-SETUP-1",
+    "MOON-SETUP-2",
+    "MOON-DEAL-1",
+    "MOON-BID-1",
+    "MOON-BID-2",
+    "MOON-BID-3",
+    "MOON-BID-4",
+    "MOON-BID-5",
+    "MOON-BID-6",
+    "MOON-WIDOW-1",
+    "MOON-TRUMP-1",
+    "MOON-TRUMP-2",
+    "MOON-TRUMP-3",
+    "MOON-TRUMP-4",
+    "MOON-RANK-1",
+    "MOON-RANK-2",
+    "MOON-RANK-3",
+    "MOON-LEAD-1",
+    "MOON-LEAD-2",
+    "MOON-LEAD-3",
+    "MOON-FOLLOW-1",
+    "MOON-FOLLOW-2",
+    "MOON-FOLLOW-3",
+    "MOON-WIN-1",
+    "MOON-WIN-2",
+    "MOON-SCORE-1",
+    "MOON-SCORE-2",
+    "MOON-SCORE-3",
+    "MOON-END-1",
+    "MOON-END-2",
+    "MOON-INV-1",
+    "MOON-INV-2",
+    "MOON-INV-3",
+    "MOON-INV-4",
+    "MOON-INV-5",
+    "MOON-INV-6",
+    "MOON-INV-7",
+    "MOON-INV-8",
+    "MOON-INV-9",
+    "MOON-INV-10",
     "CONTRACT-TURN-1",
-]  # fmt: skip
+]
 
 BIDS = (4, 5, 6, 7, 21)  # MOON-BID-3
 SHOOT = 21  # MOON-SCORE-2
@@ -228,7 +258,7 @@ def steer_play(props: MoonProperties, snap: Snapshot, pick: int) -> dict[str, An
     tiles = [m["tile"] for m in snap.moves if m.get("type") == "play"]
     if not tiles or seat is None or len(seats) != len(trick):
         return None
-    good = [t for t in tiles if ((seats + [seat])[trick_winner(trick + [t], contract)] == d) == want_d]
+    good = [t for t in tiles if (([*seats, seat])[trick_winner([*trick, t], contract)] == d) == want_d]
     mine = (seat == d) == want_d  # this seat is on the side that should take the trick
     pool = good or tiles
     ranked = sorted(pool, key=lambda t: power(t, trick, contract), reverse=mine and bool(good))
@@ -357,8 +387,14 @@ class MoonProperties(GameProperties):
             hands = [tiles[i * HAND : (i + 1) * HAND] for i in range(N)]
             # sizes other than 7/7/7 + 1 break the deal; a tile twice (one missing) breaks the tile set
             return [
-                ({"type": "deal", "hands": [hands[0][:-1], hands[1], hands[2] + [hands[0][-1]]], "widow": tiles[-1]}, "MOON-DEAL-1"),
-                ({"type": "deal", "hands": [hands[0][:-1] + [hands[1][0]], hands[1], hands[2]], "widow": tiles[-1]}, "MOON-SETUP-2"),
+                (
+                    {"type": "deal", "hands": [hands[0][:-1], hands[1], hands[2] + [hands[0][-1]]], "widow": tiles[-1]},
+                    "MOON-DEAL-1",
+                ),
+                (
+                    {"type": "deal", "hands": [[*hands[0][:-1], hands[1][0]], hands[1], hands[2]], "widow": tiles[-1]},
+                    "MOON-SETUP-2",
+                ),
                 ({"type": "deal", "hands": hands, "widow": hands[2][0]}, "MOON-SETUP-2"),
             ]
         seat = snap.to_act
@@ -421,8 +457,13 @@ def conservation(props: MoonProperties, snap: Snapshot) -> None:
         extra = sorted((everything - TILESET).elements())
         missing = sorted((TILESET - everything).elements())
         clause = "MOON-SETUP-2" if any(t not in TILESET for t in extra) else "MOON-INV-1"
-        props.expect(clause, False, "the zones must hold each of the 22 Moon tiles ([0-0] and [a-b], 1<=b<=a<=6) exactly once",
-                     "22 distinct tiles", {"extra": extra, "missing": missing})  # fmt: skip
+        props.expect(
+            clause,
+            False,
+            "the zones must hold each of the 22 Moon tiles ([0-0] and [a-b], 1<=b<=a<=6) exactly once",
+            "22 distinct tiles",
+            {"extra": extra, "missing": missing},
+        )
     props.cover("MOON-INV-1", "MOON-SETUP-2")
 
 
@@ -432,9 +473,13 @@ def every_tile_once(props: MoonProperties, step: Step) -> None:
     before, after = step.before, step.after
     hand_over = before.phase == "play" and after.phase != "play"
     if not hand_over:
-        props.expect("MOON-INV-8", after.scores == before.scores,
-                     "scores change only when a hand is scored at the end of its seventh trick",
-                     before.scores, after.scores)  # fmt: skip
+        props.expect(
+            "MOON-INV-8",
+            after.scores == before.scores,
+            "scores change only when a hand is scored at the end of its seventh trick",
+            before.scores,
+            after.scores,
+        )
 
 
 @checks("MOON-DEAL-1", "MOON-INV-2", "MOON-BID-1", "MOON-BID-2", "MOON-INV-3", "MOON-INV-10")
@@ -444,33 +489,61 @@ def the_deal(props: MoonProperties, step: Step) -> None:
         return
     before, after, move = step.before, step.after, step.move
     hands = [Counter(_hand(after, s)) for s in range(N)]
-    props.expect("MOON-DEAL-1", hands == [Counter(h) for h in move["hands"]] and after.zone("widow") == [move["widow"]],
-                 "each seat holds the 7 tiles dealt to it and the 22nd tile is the widow",
-                 {"hands": move["hands"], "widow": [move["widow"]]},
-                 {"hands": [_hand(after, s) for s in range(N)], "widow": after.zone("widow")})  # fmt: skip
+    props.expect(
+        "MOON-DEAL-1",
+        hands == [Counter(h) for h in move["hands"]] and after.zone("widow") == [move["widow"]],
+        "each seat holds the 7 tiles dealt to it and the 22nd tile is the widow",
+        {"hands": move["hands"], "widow": [move["widow"]]},
+        {"hands": [_hand(after, s) for s in range(N)], "widow": after.zone("widow")},
+    )
     rest = {z: after.zone(z) for z in ("discarded", "trick", "won/0", "won/1", "won/2") if after.zone(z)}
-    props.expect("MOON-INV-2", all(sum(h.values()) == HAND for h in hands) and len(after.zone("widow")) == 1 and not rest,
-                 "after the deal the hands hold 7/7/7, the widow 1, and nothing lies elsewhere",
-                 {"hands": [7, 7, 7], "widow": 1, "elsewhere": {}},
-                 {"hands": [sum(h.values()) for h in hands], "widow": len(after.zone("widow")), "elsewhere": rest})  # fmt: skip
+    props.expect(
+        "MOON-INV-2",
+        all(sum(h.values()) == HAND for h in hands) and len(after.zone("widow")) == 1 and not rest,
+        "after the deal the hands hold 7/7/7, the widow 1, and nothing lies elsewhere",
+        {"hands": [7, 7, 7], "widow": 1, "elsewhere": {}},
+        {"hands": [sum(h.values()) for h in hands], "widow": len(after.zone("widow")), "elsewhere": rest},
+    )
     rnd = before.get("round", 0) + 1
-    props.expect("MOON-DEAL-1", after.get("round") == rnd, "each deal (a void hand's too) counts one more round", rnd, after.get("round"))
+    props.expect(
+        "MOON-DEAL-1",
+        after.get("round") == rnd,
+        "each deal (a void hand's too) counts one more round",
+        rnd,
+        after.get("round"),
+    )
     # MOON-BID-1: the first hand opens left of the dealer; every later hand (void ones too) one seat on
     opener = (props.setup.dealer + 1 + props.hands_dealt) % N
     props.hands_dealt += 1
     props.opener = opener
-    props.expect("MOON-BID-1", after.phase == "bid" and after.to_act == opener and after.get("first_bidder") == opener,
-                 f"hand {props.hands_dealt} is bid first by seat {opener}: left of the first dealer, one seat clockwise per hand dealt before",
-                 {"phase": "bid", "to_act": opener, "first_bidder": opener},
-                 {"phase": after.phase, "to_act": after.to_act, "first_bidder": after.get("first_bidder")})  # fmt: skip
-    props.expect("MOON-BID-1", after.get("dealer") == (opener - 1) % N,
-                 "the dealer moves left with the first bidder: the first bidder sits left of the dealer",
-                 (opener - 1) % N, after.get("dealer"))  # fmt: skip
-    props.expect("MOON-BID-2", list(after.get("bids") or []) == [None] * N,
-                 "a fresh hand starts with no bidding action taken", [None] * N, after.get("bids"))  # fmt: skip
-    props.expect("MOON-INV-3", after.get("declarer") is None and after.get("contract") is None,
-                 "a fresh hand has no declarer and no contract before bidding",
-                 {"declarer": None, "contract": None}, {"declarer": after.get("declarer"), "contract": after.get("contract")})  # fmt: skip
+    props.expect(
+        "MOON-BID-1",
+        after.phase == "bid" and after.to_act == opener and after.get("first_bidder") == opener,
+        f"hand {props.hands_dealt} is bid first by seat {opener}: left of the first dealer, one seat clockwise per hand dealt before",
+        {"phase": "bid", "to_act": opener, "first_bidder": opener},
+        {"phase": after.phase, "to_act": after.to_act, "first_bidder": after.get("first_bidder")},
+    )
+    props.expect(
+        "MOON-BID-1",
+        after.get("dealer") == (opener - 1) % N,
+        "the dealer moves left with the first bidder: the first bidder sits left of the dealer",
+        (opener - 1) % N,
+        after.get("dealer"),
+    )
+    props.expect(
+        "MOON-BID-2",
+        list(after.get("bids") or []) == [None] * N,
+        "a fresh hand starts with no bidding action taken",
+        [None] * N,
+        after.get("bids"),
+    )
+    props.expect(
+        "MOON-INV-3",
+        after.get("declarer") is None and after.get("contract") is None,
+        "a fresh hand has no declarer and no contract before bidding",
+        {"declarer": None, "contract": None},
+        {"declarer": after.get("declarer"), "contract": after.get("contract")},
+    )
     if props.hands_dealt > 1:
         props.cover("MOON-INV-10")  # the game went on to another hand: no hand cap
     props.dealt = hands
@@ -496,37 +569,66 @@ def bidding_outcome(props: MoonProperties, step: Step) -> None:
     high = _high(props.bids)
     closed = value == SHOOT or acted == N
     if not closed:
-        props.expect("MOON-BID-2", after.phase == "bid" and after.to_act == (seat + 1) % N,
-                     "after a bid or pass below 21 the next seat clockwise bids (each seat once)",
-                     {"phase": "bid", "to_act": (seat + 1) % N}, {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
-        props.expect("MOON-INV-3", list(after.get("bids") or []) == props.bids,
-                     "`bids` records each action of the hand", props.bids, after.get("bids"))  # fmt: skip
+        props.expect(
+            "MOON-BID-2",
+            after.phase == "bid" and after.to_act == (seat + 1) % N,
+            "after a bid or pass below 21 the next seat clockwise bids (each seat once)",
+            {"phase": "bid", "to_act": (seat + 1) % N},
+            {"phase": after.phase, "to_act": after.to_act},
+        )
+        props.expect(
+            "MOON-INV-3",
+            list(after.get("bids") or []) == props.bids,
+            "`bids` records each action of the hand",
+            props.bids,
+            after.get("bids"),
+        )
         return
     if high == 0:
         # MOON-BID-6: all three passed; only possible under redeal (forced_bid forbids the third pass)
-        props.expect("MOON-BID-6", after.phase == "deal" and after.get("declarer") is None and after.scores == before.scores,
-                     "when all three pass the hand is void: no declarer, no score, a fresh deal",
-                     {"phase": "deal", "declarer": None, "scores": before.scores},
-                     {"phase": after.phase, "declarer": after.get("declarer"), "scores": after.scores})  # fmt: skip
+        props.expect(
+            "MOON-BID-6",
+            after.phase == "deal" and after.get("declarer") is None and after.scores == before.scores,
+            "when all three pass the hand is void: no declarer, no score, a fresh deal",
+            {"phase": "deal", "declarer": None, "scores": before.scores},
+            {"phase": after.phase, "declarer": after.get("declarer"), "scores": after.scores},
+        )
         props.cover("MOON-INV-3")
         return
     declarer = props.bids.index(high)
     if value == SHOOT and acted < N:
-        props.expect("MOON-BID-4", after.phase == "discard",
-                     f"a bid of 21 ends the bidding at once: {N - acted} seat(s) never act", "discard", after.phase)  # fmt: skip
-    props.expect("MOON-BID-5", after.phase == "discard" and after.to_act == declarer and after.get("declarer") == declarer,
-                 f"bidding is over ({props.bids}): the highest bidder, seat {declarer}, is declarer and takes the widow",
-                 {"phase": "discard", "to_act": declarer, "declarer": declarer},
-                 {"phase": after.phase, "to_act": after.to_act, "declarer": after.get("declarer")})  # fmt: skip
-    props.expect("MOON-INV-3", list(after.get("bids") or []) == props.bids,
-                 "`bids` records each action of the hand (seats after a 21 never act)", props.bids, after.get("bids"))  # fmt: skip
+        props.expect(
+            "MOON-BID-4",
+            after.phase == "discard",
+            f"a bid of 21 ends the bidding at once: {N - acted} seat(s) never act",
+            "discard",
+            after.phase,
+        )
+    props.expect(
+        "MOON-BID-5",
+        after.phase == "discard" and after.to_act == declarer and after.get("declarer") == declarer,
+        f"bidding is over ({props.bids}): the highest bidder, seat {declarer}, is declarer and takes the widow",
+        {"phase": "discard", "to_act": declarer, "declarer": declarer},
+        {"phase": after.phase, "to_act": after.to_act, "declarer": after.get("declarer")},
+    )
+    props.expect(
+        "MOON-INV-3",
+        list(after.get("bids") or []) == props.bids,
+        "`bids` records each action of the hand (seats after a 21 never act)",
+        props.bids,
+        after.get("bids"),
+    )
     props.declarer, props.bid = declarer, high
     # MOON-WIDOW-1: the declarer now holds the widow, 8 tiles; the others are unchanged
     want = [props.dealt[s] + (Counter([props.widow]) if s == declarer and props.widow else Counter()) for s in range(N)]
     got = [Counter(_hand(after, s)) for s in range(N)]
-    props.expect("MOON-WIDOW-1", got == want and not after.zone("widow"),
-                 "the declarer adds the widow to the 7 dealt tiles (8 tiles); the other hands are unchanged",
-                 [sorted(w.elements()) for w in want], {"hands": [sorted(g.elements()) for g in got], "widow": after.zone("widow")})  # fmt: skip
+    props.expect(
+        "MOON-WIDOW-1",
+        got == want and not after.zone("widow"),
+        "the declarer adds the widow to the 7 dealt tiles (8 tiles); the other hands are unchanged",
+        [sorted(w.elements()) for w in want],
+        {"hands": [sorted(g.elements()) for g in got], "widow": after.zone("widow")},
+    )
     props.cover("MOON-INV-4")
 
 
@@ -538,22 +640,41 @@ def bidding_moves(props: MoonProperties, step: Step) -> None:
         return
     acted = sum(1 for b in props.bids if b is not None)
     seat = (props.opener + acted) % N
-    props.expect("MOON-BID-2", after.to_act == seat,
-                 "bidding runs clockwise from the first bidder, one action each",
-                 seat, after.to_act)  # fmt: skip
-    props.expect("MOON-INV-3", after.get("declarer") is None, "nobody is declarer while bidding goes on", None, after.get("declarer"))
+    props.expect(
+        "MOON-BID-2",
+        after.to_act == seat,
+        "bidding runs clockwise from the first bidder, one action each",
+        seat,
+        after.to_act,
+    )
+    props.expect(
+        "MOON-INV-3",
+        after.get("declarer") is None,
+        "nobody is declarer while bidding goes on",
+        None,
+        after.get("declarer"),
+    )
     high = _high(props.bids)
     want_bids = {v for v in BIDS if v > high}
     got_bids = {m.get("value") for m in after.moves if m.get("type") == "bid"}
-    props.expect("MOON-BID-3", got_bids == want_bids,
-                 f"the open bids are the values of {{4,5,6,7,21}} above the high bid {high or 'none'}",
-                 sorted(want_bids), sorted(got_bids, key=str))  # fmt: skip
+    props.expect(
+        "MOON-BID-3",
+        got_bids == want_bids,
+        f"the open bids are the values of {{4,5,6,7,21}} above the high bid {high or 'none'}",
+        sorted(want_bids),
+        sorted(got_bids, key=str),
+    )
     forced = props.all_pass == "forced_bid" and acted == N - 1 and all(b in (None, "pass") for b in props.bids)
     has_pass = any(m.get("type") == "pass" for m in after.moves)
     others = [m for m in after.moves if m.get("type") not in ("bid", "pass")]
     if forced:
-        props.expect("MOON-BID-6", not has_pass, "under all_pass=forced_bid the third bidder may not pass after two passes",
-                     "no pass", "pass listed")  # fmt: skip
+        props.expect(
+            "MOON-BID-6",
+            not has_pass,
+            "under all_pass=forced_bid the third bidder may not pass after two passes",
+            "no pass",
+            "pass listed",
+        )
     else:
         props.expect("MOON-BID-2", has_pass, "every bidder may pass (unless forced)", "pass listed", "no pass")
     props.expect("MOON-BID-2", not others, "during bidding the only moves are bid and pass", [], others[:3])
@@ -567,36 +688,59 @@ def widow_and_trump(props: MoonProperties, step: Step) -> None:
         d = props.declarer
         hand = set(_hand(after, d)) if d is not None else set()
         got = {m.get("tile") for m in after.moves if m.get("type") == "discard"}
-        props.expect("MOON-WIDOW-1", got == hand and len(after.moves) == len(hand),
-                     "the declarer discards exactly one of their 8 tiles, any of them (the widow included)",
-                     *move_diff([{"type": "discard", "tile": t} for t in hand], after.moves))  # fmt: skip
+        props.expect(
+            "MOON-WIDOW-1",
+            got == hand and len(after.moves) == len(hand),
+            "the declarer discards exactly one of their 8 tiles, any of them (the widow included)",
+            *move_diff([{"type": "discard", "tile": t} for t in hand], after.moves),
+        )
     if step.kind == "discard" and before.phase == "discard":
         d = before.to_act
         t = step.move["tile"]
         want = [Counter(_hand(before, s)) - (Counter([t]) if s == d else Counter()) for s in range(N)]
         got = [Counter(_hand(after, s)) for s in range(N)]
-        props.expect("MOON-INV-4", got == want and after.zone("discarded") == [t] and sum(want[d].values()) == HAND,
-                     "after the exchange the declarer holds 7, the discard holds the one tile discarded, the others are unchanged",
-                     {"hand": sorted(want[d].elements()), "discarded": [t]},
-                     {"hand": sorted(got[d].elements()) if d is not None else None, "discarded": after.zone("discarded")})  # fmt: skip
-        props.expect("MOON-WIDOW-1", after.phase == "trump" and after.to_act == d,
-                     "after the discard the declarer names trumps", {"phase": "trump", "to_act": d},
-                     {"phase": after.phase, "to_act": after.to_act})  # fmt: skip
+        props.expect(
+            "MOON-INV-4",
+            got == want and after.zone("discarded") == [t] and sum(want[d].values()) == HAND,
+            "after the exchange the declarer holds 7, the discard holds the one tile discarded, the others are unchanged",
+            {"hand": sorted(want[d].elements()), "discarded": [t]},
+            {"hand": sorted(got[d].elements()) if d is not None else None, "discarded": after.zone("discarded")},
+        )
+        props.expect(
+            "MOON-WIDOW-1",
+            after.phase == "trump" and after.to_act == d,
+            "after the discard the declarer names trumps",
+            {"phase": "trump", "to_act": d},
+            {"phase": after.phase, "to_act": after.to_act},
+        )
         if t == props.widow:
             props.cover("MOON-WIDOW-1")
     if after.phase == "trump":
         want_s = set(range(7)) | {"none"} | ({"doubles"} if props.doubles_ok else set())
         got_s = [m.get("suit") for m in after.moves if m.get("type") == "trump"]
-        props.expect("MOON-TRUMP-1", set(got_s) == want_s and len(after.moves) == len(want_s),
-                     "the declarer names a number 0-6, no trump, or doubles (only if doubles_trump is on)",
-                     sorted(want_s, key=str), sorted(got_s, key=str))  # fmt: skip
+        props.expect(
+            "MOON-TRUMP-1",
+            set(got_s) == want_s and len(after.moves) == len(want_s),
+            "the declarer names a number 0-6, no trump, or doubles (only if doubles_trump is on)",
+            sorted(want_s, key=str),
+            sorted(got_s, key=str),
+        )
     if step.kind == "trump" and before.phase == "trump":
         props.contract = step.move["suit"]
-        props.expect("MOON-TRUMP-1", after.get("contract") == props.contract and after.phase == "play",
-                     "the named contract holds for the hand's play", {"contract": props.contract, "phase": "play"},
-                     {"contract": after.get("contract"), "phase": after.phase})  # fmt: skip
-        props.expect("MOON-LEAD-1", after.to_act == props.declarer and not after.zone("trick"),
-                     "the declarer leads the first trick", props.declarer, after.to_act)  # fmt: skip
+        props.expect(
+            "MOON-TRUMP-1",
+            after.get("contract") == props.contract and after.phase == "play",
+            "the named contract holds for the hand's play",
+            {"contract": props.contract, "phase": "play"},
+            {"contract": after.get("contract"), "phase": after.phase},
+        )
+        props.expect(
+            "MOON-LEAD-1",
+            after.to_act == props.declarer and not after.zone("trick"),
+            "the declarer leads the first trick",
+            props.declarer,
+            after.to_act,
+        )
         props.cover("MOON-INV-6")
 
 
@@ -609,12 +753,28 @@ def each_play_follows(props: MoonProperties, step: Step) -> None:
         return
     allowed = legal_plays(_hand(before, before.to_act), before.zone("trick"), before.get("contract"))
     tile = step.move.get("tile")
-    props.expect("MOON-INV-5", tile in allowed, "a play follows the led suit when the hand can, against the hand before it",
-                 {"one of": sorted(allowed)}, {"played": tile})  # fmt: skip
+    props.expect(
+        "MOON-INV-5",
+        tile in allowed,
+        "a play follows the led suit when the hand can, against the hand before it",
+        {"one of": sorted(allowed)},
+        {"played": tile},
+    )
 
 
-@checks("MOON-LEAD-1", "MOON-LEAD-2", "MOON-LEAD-3", "MOON-FOLLOW-1", "MOON-FOLLOW-2", "MOON-FOLLOW-3",
-        "MOON-TRUMP-2", "MOON-TRUMP-3", "MOON-TRUMP-4", "MOON-INV-6", "CONTRACT-TURN-1")  # fmt: skip
+@checks(
+    "MOON-LEAD-1",
+    "MOON-LEAD-2",
+    "MOON-LEAD-3",
+    "MOON-FOLLOW-1",
+    "MOON-FOLLOW-2",
+    "MOON-FOLLOW-3",
+    "MOON-TRUMP-2",
+    "MOON-TRUMP-3",
+    "MOON-TRUMP-4",
+    "MOON-INV-6",
+    "CONTRACT-TURN-1",
+)
 def who_plays_what(props: MoonProperties, step: Step) -> None:
     """During play: the seat to act, and exactly the tiles it may play."""
     after = step.after
@@ -623,14 +783,23 @@ def who_plays_what(props: MoonProperties, step: Step) -> None:
     seat = after.to_act
     assert seat is not None
     contract = after.get("contract")
-    props.expect("MOON-TRUMP-1", contract == props.contract, "the contract stays as named for the whole hand", props.contract, contract)
+    props.expect(
+        "MOON-TRUMP-1",
+        contract == props.contract,
+        "the contract stays as named for the whole hand",
+        props.contract,
+        contract,
+    )
     trick = after.zone("trick")
     seats = list(after.get("trick_seats") or [])
     if trick:
-        props.expect("MOON-INV-6", len(seats) == len(trick) and after.get("leader") == seats[0] and seat == (seats[-1] + 1) % N,
-                     "a trick is played clockwise from its leader, one tile per seat",
-                     {"to_act": (seats[-1] + 1) % N if seats else None, "leader": seats[0] if seats else None},
-                     {"to_act": seat, "leader": after.get("leader"), "trick_seats": seats})  # fmt: skip
+        props.expect(
+            "MOON-INV-6",
+            len(seats) == len(trick) and after.get("leader") == seats[0] and seat == (seats[-1] + 1) % N,
+            "a trick is played clockwise from its leader, one tile per seat",
+            {"to_act": (seats[-1] + 1) % N if seats else None, "leader": seats[0] if seats else None},
+            {"to_act": seat, "leader": after.get("leader"), "trick_seats": seats},
+        )
     hand = _hand(after, seat)
     want = legal_plays(hand, trick, contract)
     got = {m.get("tile") for m in after.moves if m.get("type") == "play"}
@@ -651,15 +820,27 @@ def who_plays_what(props: MoonProperties, step: Step) -> None:
         else:
             props.cover("MOON-TRUMP-2")
         clause = base if ok else follow_clause(hand, trick, contract, got)
-        what = (f"the led tile {trick[0]} calls for " + ("trumps" if s == "T" else f"{s}s")
-                + f" under contract {contract!r}: play a following tile if held, else any tile")  # fmt: skip
+        what = (
+            f"the led tile {trick[0]} calls for "
+            + ("trumps" if s == "T" else f"{s}s")
+            + f" under contract {contract!r}: play a following tile if held, else any tile"
+        )
     else:
         clause, what = "MOON-LEAD-1", "any tile in hand may be led"
     props.expect(clause, ok, what, *move_diff([{"type": "play", "tile": t} for t in want], after.moves))
 
 
-@checks("MOON-INV-1", "MOON-WIN-1", "MOON-WIN-2", "MOON-RANK-1", "MOON-RANK-2", "MOON-RANK-3",
-        "MOON-INV-6", "MOON-INV-7", "CONTRACT-TURN-1")  # fmt: skip
+@checks(
+    "MOON-INV-1",
+    "MOON-WIN-1",
+    "MOON-WIN-2",
+    "MOON-RANK-1",
+    "MOON-RANK-2",
+    "MOON-RANK-3",
+    "MOON-INV-6",
+    "MOON-INV-7",
+    "CONTRACT-TURN-1",
+)
 def trick_play(props: MoonProperties, step: Step) -> None:
     """A play: the tile leaves the hand; the trick grows clockwise or goes to its winner."""
     before, after = step.before, step.after
@@ -668,16 +849,27 @@ def trick_play(props: MoonProperties, step: Step) -> None:
     seat, t = before.to_act, step.move["tile"]
     assert seat is not None
     contract = props.contract
-    props.expect("MOON-INV-1", t in _hand(before, seat), "a play is a tile from the player's own hand", "a held tile", t)
+    props.expect(
+        "MOON-INV-1", t in _hand(before, seat), "a play is a tile from the player's own hand", "a held tile", t
+    )
     props.plays += 1
-    trick = before.zone("trick") + [t]
-    seats = list(before.get("trick_seats") or []) + [seat]
+    trick = [*before.zone("trick"), t]
+    seats = [*list(before.get("trick_seats") or []), seat]
     if len(trick) < N:
-        props.expect("MOON-INV-6", after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
-                     "the tile joins the trick in play order", {"trick": trick, "trick_seats": seats},
-                     {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")})  # fmt: skip
-        props.expect("CONTRACT-TURN-1", after.phase == "play" and after.to_act == (seat + 1) % N,
-                     "play passes to the left", (seat + 1) % N, after.to_act)  # fmt: skip
+        props.expect(
+            "MOON-INV-6",
+            after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
+            "the tile joins the trick in play order",
+            {"trick": trick, "trick_seats": seats},
+            {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")},
+        )
+        props.expect(
+            "CONTRACT-TURN-1",
+            after.phase == "play" and after.to_act == (seat + 1) % N,
+            "play passes to the left",
+            (seat + 1) % N,
+            after.to_act,
+        )
         return
     w = trick_winner(trick, contract)
     winner = seats[w]
@@ -689,8 +881,13 @@ def trick_play(props: MoonProperties, step: Step) -> None:
         takers = [s for s in range(N) if gains[s]]
         got = takers[0] if len(takers) == 1 and gains[takers[0]] == Counter(trick) else None
         if got is None:
-            props.expect("MOON-INV-6", False, "the completed trick goes whole onto one won stack",
-                         {f"won/{winner}": sorted(trick)}, {f"won/{s}": sorted(g.elements()) for s, g in gains.items() if g})  # fmt: skip
+            props.expect(
+                "MOON-INV-6",
+                False,
+                "the completed trick goes whole onto one won stack",
+                {f"won/{winner}": sorted(trick)},
+                {f"won/{s}": sorted(g.elements()) for s, g in gains.items() if g},
+            )
         trumps = [x for x in trick if is_trump(x, contract)]
         if trumps:
             if len(trumps) > 1:
@@ -698,25 +895,50 @@ def trick_play(props: MoonProperties, step: Step) -> None:
         elif sum(1 for x in trick if follows(x, led_suit(trick[0], contract), contract)) > 1:
             props.cover("MOON-RANK-1")
         clause = "MOON-WIN-1" if got in (winner, None) else winner_clause(trick, contract, seats.index(got))
-        props.expect(clause, got in (winner, None),
-                     f"under contract {contract!r} the trick {trick} is won by {trick[w]}: the highest trump, else the highest tile of the led suit",
-                     {"winner": winner, "tile": trick[w]}, {"winner": got, "tile": trick[seats.index(got)] if got is not None else None})  # fmt: skip
+        props.expect(
+            clause,
+            got in (winner, None),
+            f"under contract {contract!r} the trick {trick} is won by {trick[w]}: the highest trump, else the highest tile of the led suit",
+            {"winner": winner, "tile": trick[w]},
+            {"winner": got, "tile": trick[seats.index(got)] if got is not None else None},
+        )
     props.tricks[got if got is not None else winner] += 1
     if not last:
-        props.expect("MOON-WIN-2", after.phase == "play" and after.to_act == (winner if got is None else got) and not after.zone("trick"),
-                     "the trick winner leads the next trick", {"phase": "play", "to_act": got},
-                     {"phase": after.phase, "to_act": after.to_act, "trick": after.zone("trick")})  # fmt: skip
+        props.expect(
+            "MOON-WIN-2",
+            after.phase == "play" and after.to_act == (winner if got is None else got) and not after.zone("trick"),
+            "the trick winner leads the next trick",
+            {"phase": "play", "to_act": got},
+            {"phase": after.phase, "to_act": after.to_act, "trick": after.zone("trick")},
+        )
         return
-    props.expect("MOON-WIN-2", after.phase in ("deal", "over"),
-                 "a hand is exactly 7 tricks of 3 tiles: after the 21st tile the hand is over",
-                 "deal or over", after.phase)  # fmt: skip
+    props.expect(
+        "MOON-WIN-2",
+        after.phase in ("deal", "over"),
+        "a hand is exactly 7 tricks of 3 tiles: after the 21st tile the hand is over",
+        "deal or over",
+        after.phase,
+    )
     hands = {s: _hand(after, s) for s in range(N) if _hand(after, s)}
-    props.expect("MOON-INV-7", not hands and sum(props.tricks) == TRICKS,
-                 "after 7 tricks every hand is empty and the trick counts add up to 7",
-                 {"hands": {}, "tricks": TRICKS}, {"hands": hands, "tricks": sum(props.tricks)})  # fmt: skip
+    props.expect(
+        "MOON-INV-7",
+        not hands and sum(props.tricks) == TRICKS,
+        "after 7 tricks every hand is empty and the trick counts add up to 7",
+        {"hands": {}, "tricks": TRICKS},
+        {"hands": hands, "tricks": sum(props.tricks)},
+    )
 
 
-@checks("MOON-SCORE-1", "MOON-SCORE-2", "MOON-SCORE-3", "MOON-INV-8", "MOON-END-1", "MOON-END-2", "MOON-INV-9", "MOON-INV-10")
+@checks(
+    "MOON-SCORE-1",
+    "MOON-SCORE-2",
+    "MOON-SCORE-3",
+    "MOON-INV-8",
+    "MOON-END-1",
+    "MOON-END-2",
+    "MOON-INV-9",
+    "MOON-INV-10",
+)
 def hand_end(props: MoonProperties, step: Step) -> None:
     """Scoring after the seventh trick, then the next deal or the end of the game."""
     before, after = step.before, step.after
@@ -732,10 +954,13 @@ def hand_end(props: MoonProperties, step: Step) -> None:
     made = k >= b if b != SHOOT else k == TRICKS
     if b == SHOOT and made and props.shoot == "wins_game":
         props.situation("MOON-SCORE-2", "made")
-        props.expect("MOON-SCORE-2", after.phase == "over" and (after.get("result") or {}).get("winners") == [d] and new == old,
-                     "a made 21 (all 7 tricks) wins the game at once for the declarer; the scores stay as they were",
-                     {"phase": "over", "winners": [d], "scores": old},
-                     {"phase": after.phase, "result": after.get("result"), "scores": new})  # fmt: skip
+        props.expect(
+            "MOON-SCORE-2",
+            after.phase == "over" and (after.get("result") or {}).get("winners") == [d] and new == old,
+            "a made 21 (all 7 tricks) wins the game at once for the declarer; the scores stay as they were",
+            {"phase": "over", "winners": [d], "scores": old},
+            {"phase": after.phase, "result": after.get("result"), "scores": new},
+        )
         return
     want = list(old)
     want[d] += (SHOOT if made else -SHOOT) if b == SHOOT else (b if made else -b)
@@ -743,40 +968,76 @@ def hand_end(props: MoonProperties, step: Step) -> None:
         if s != d:
             want[s] += props.tricks[s]
     dclause = "MOON-SCORE-2" if b == SHOOT else "MOON-SCORE-1"
-    props.situation(dclause, ("made" if made else "failed") if b == SHOOT
-                    else "failed" if not made else "made-exactly" if k == b else "overtricks")  # fmt: skip
-    props.expect(dclause, new[d] == want[d],
-                 f"the declarer bid {b} and took {k}: " + ("made, scores the bid exactly" if made else "failed, loses the bid")
-                 + (" (scores_21: a made 21 scores 21)" if b == SHOOT and made else ""),
-                 want[d] - old[d], new[d] - old[d])  # fmt: skip
-    props.expect("MOON-SCORE-3", all(new[s] == want[s] for s in range(N) if s != d),
-                 "each opponent scores one point per trick won",
-                 [want[s] - old[s] if s != d else None for s in range(N)],
-                 [new[s] - old[s] if s != d else None for s in range(N)])  # fmt: skip
-    props.expect("MOON-INV-8", all(new[s] >= old[s] for s in range(N) if s != d),
-                 "non-declarers' totals never go down", old, new)  # fmt: skip
+    props.situation(
+        dclause,
+        ("made" if made else "failed")
+        if b == SHOOT
+        else "failed"
+        if not made
+        else "made-exactly"
+        if k == b
+        else "overtricks",
+    )
+    props.expect(
+        dclause,
+        new[d] == want[d],
+        f"the declarer bid {b} and took {k}: "
+        + ("made, scores the bid exactly" if made else "failed, loses the bid")
+        + (" (scores_21: a made 21 scores 21)" if b == SHOOT and made else ""),
+        want[d] - old[d],
+        new[d] - old[d],
+    )
+    props.expect(
+        "MOON-SCORE-3",
+        all(new[s] == want[s] for s in range(N) if s != d),
+        "each opponent scores one point per trick won",
+        [want[s] - old[s] if s != d else None for s in range(N)],
+        [new[s] - old[s] if s != d else None for s in range(N)],
+    )
+    props.expect(
+        "MOON-INV-8", all(new[s] >= old[s] for s in range(N) if s != d), "non-declarers' totals never go down", old, new
+    )
     # the end rule, stated on the engine's own new totals
     top = max(new)
     leaders = [s for s in range(N) if new[s] == top]
     ends = top >= props.target and len(leaders) == 1
     result = after.get("result") or {}
     if top < props.target or ends:  # a tie at the top is MOON-END-2's
-        props.situation("MOON-END-1", "below-target" if top < props.target
-                        else "wins-at-target" if top == props.target else "wins-above-target")  # fmt: skip
+        props.situation(
+            "MOON-END-1",
+            "below-target" if top < props.target else "wins-at-target" if top == props.target else "wins-above-target",
+        )
     if ends:
-        props.expect("MOON-END-1", after.phase == "over" and result.get("winners") == leaders,
-                     f"a unique highest total at or above {props.target} wins and ends the game",
-                     {"phase": "over", "winners": leaders}, {"phase": after.phase, "result": after.get("result")})  # fmt: skip
+        props.expect(
+            "MOON-END-1",
+            after.phase == "over" and result.get("winners") == leaders,
+            f"a unique highest total at or above {props.target} wins and ends the game",
+            {"phase": "over", "winners": leaders},
+            {"phase": after.phase, "result": after.get("result")},
+        )
     elif top >= props.target:
-        props.expect("MOON-END-2", after.phase == "deal",
-                     f"the highest total ({top}) is shared by seats {leaders}: another hand is played",
-                     "deal", after.phase)  # fmt: skip
+        props.expect(
+            "MOON-END-2",
+            after.phase == "deal",
+            f"the highest total ({top}) is shared by seats {leaders}: another hand is played",
+            "deal",
+            after.phase,
+        )
     else:
-        props.expect("MOON-END-1", after.phase == "deal",
-                     f"nobody has reached {props.target}: another hand is played", "deal", after.phase)  # fmt: skip
+        props.expect(
+            "MOON-END-1",
+            after.phase == "deal",
+            f"nobody has reached {props.target}: another hand is played",
+            "deal",
+            after.phase,
+        )
     if after.phase == "deal":
         props.cover("MOON-INV-10")
-    props.expect("MOON-INV-9", not props.reached or top >= props.target,
-                 f"once the top total has reached {props.target} it never falls below it again (only the declarer loses, and a tie at the top leaves a non-declarer there)",
-                 f">= {props.target}", new)  # fmt: skip
+    props.expect(
+        "MOON-INV-9",
+        not props.reached or top >= props.target,
+        f"once the top total has reached {props.target} it never falls below it again (only the declarer loses, and a tie at the top leaves a non-declarer there)",
+        f">= {props.target}",
+        new,
+    )
     props.reached = props.reached or top >= props.target

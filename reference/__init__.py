@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruleproof.engine import load_factory
 from ruleproof.reference.base import ReferenceEngine, Rules
+
+from ruleproof.engine import load_factory
 
 # game -> "module:class"; each module is the game's reference rules.
 RULES = {
@@ -30,4 +31,4 @@ def all_rules() -> list[Rules[Any]]:
     return [rules_for(game) for game in RULES]
 
 
-__all__ = ["ReferenceEngine", "Rules", "RULES", "rules_for", "all_rules"]
+__all__ = ["RULES", "ReferenceEngine", "Rules", "all_rules", "rules_for"]

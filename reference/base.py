@@ -9,7 +9,8 @@ method overridden.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Iterable, TypeVar
+from collections.abc import Iterable
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ruleproof import PROTOCOL_VERSION, __version__
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State, Unsupported
@@ -49,8 +50,16 @@ class Rules(ABC, Generic[S]):
     def check_options(self, players: int, options: JSONObject) -> None:
         """Cross-option checks beyond the declared values (raise BadRequest)."""
 
-    def common_state(self, state: Any, *, players: int, options: JSONObject, zones: JSONObject,
-                     scores: list[int], result: JSONObject | None) -> State:  # fmt: skip
+    def common_state(
+        self,
+        state: Any,
+        *,
+        players: int,
+        options: JSONObject,
+        zones: JSONObject,
+        scores: list[int],
+        result: JSONObject | None,
+    ) -> State:
         """The STATE fields every game shares (protocol.md §4); games add their extras."""
         return {
             "game": self.game,

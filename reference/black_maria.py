@@ -16,14 +16,15 @@ black_maria.py) can override exactly one of them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations
-from typing import Any, Iterable
+from typing import Any
 
 from attrs import evolve, frozen
+from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
 from ruleproof.notation import STANDARD_CARDS, STANDARD_DECK, rank, rank_index, suit
-from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 Cards = tuple[str, ...]
 
@@ -238,7 +239,7 @@ class BlackMaria(Rules[BlackMariaState]):
 
     def add_scores(self, totals: tuple[int, ...], round_scores: tuple[int, ...]) -> tuple[int, ...]:
         """BM-SCORE-4: round scores are added to the running totals."""
-        return tuple(t + r for t, r in zip(totals, round_scores))
+        return tuple(t + r for t, r in zip(totals, round_scores, strict=False))
 
     def game_over(self, totals: tuple[int, ...], target: int) -> bool:
         """BM-END-1: checked after a whole round: some total at or above the target."""
@@ -368,8 +369,8 @@ class BlackMaria(Rules[BlackMariaState]):
                 f"{', '.join(c for c in hand if suit(c) == led)}",
             )
         n = state.players
-        trick = state.trick + (card,)
-        seats = state.trick_seats + (seat,)
+        trick = (*state.trick, card)
+        seats = (*state.trick_seats, seat)
         hands = _replace(state.hands, seat, tuple(c for c in hand if c != card))
         if len(trick) < n:
             return evolve(state, hands=hands, trick=trick, trick_seats=seats, to_act=self.next_player(seat, n))
@@ -395,11 +396,19 @@ class BlackMaria(Rules[BlackMariaState]):
         totals = self.add_scores(state.scores, self.round_scores(state.won, state.scoring))
         if self.game_over(totals, state.target):
             return evolve(
-                state, scores=totals, phase="over", to_act=None, leader=None,
+                state,
+                scores=totals,
+                phase="over",
+                to_act=None,
+                leader=None,
                 winners=tuple(sorted(self.winners(totals, state.target))),
             )
         return evolve(
-            state, scores=totals, phase="deal", to_act=None, leader=None,
+            state,
+            scores=totals,
+            phase="deal",
+            to_act=None,
+            leader=None,
             dealer=self.next_dealer(state.dealer, state.players),
         )
 
@@ -416,8 +425,14 @@ class BlackMaria(Rules[BlackMariaState]):
             zones[f"won/{seat}"] = list(state.won[seat])
         zones["trick"] = list(state.trick)
         return {
-            **self.common_state(state, players=n, options={"scoring": state.scoring, "target": state.target}, zones=zones,
-                                scores=list(state.scores), result=None if state.winners is None else {"winners": list(state.winners)}),
+            **self.common_state(
+                state,
+                players=n,
+                options={"scoring": state.scoring, "target": state.target},
+                zones=zones,
+                scores=list(state.scores),
+                result=None if state.winners is None else {"winners": list(state.winners)},
+            ),
             "trick_seats": list(state.trick_seats),
             "leader": state.leader,
         }
@@ -427,7 +442,7 @@ class BlackMaria(Rules[BlackMariaState]):
 
 
 def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return items[:index] + (value,) + items[index + 1 :]
+    return (*items[:index], value, *items[index + 1 :])
 
 
 def _known(card: str, clause: str) -> None:

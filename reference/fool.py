@@ -19,14 +19,15 @@ method so that a mutant can override exactly one of them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Literal
 
 from attrs import evolve, field, frozen
+from ruleproof.reference.base import Rules, move_type, require, wrong_phase
 
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
 from ruleproof.notation import FOOL_BOX_MAX, FOOL_BOX_WILDS, FOOL_COLOURS, FOOL_WILD, fool_box, fool_card, fool_number
-from ruleproof.reference.base import Rules, move_type, require, wrong_phase
 
 Phase = Literal["deal", "play", "over"]
 Seat = int
@@ -55,11 +56,11 @@ class DeckProfile:
 
     def cards(self) -> tuple[str, ...]:
         """The deck in the canonical order used to sort hands: by colour, then number, 1s last."""
-        coloured = [fool_card(c, n) for c, top in zip(FOOL_COLOURS, self.top) for n in range(2, top + 1)]
+        coloured = [fool_card(c, n) for c, top in zip(FOOL_COLOURS, self.top, strict=False) for n in range(2, top + 1)]
         return (*coloured, *([FOOL_WILD] * self.wilds))
 
     def as_json(self) -> JSONObject:
-        return {**dict(zip(FOOL_COLOURS, self.top)), FOOL_WILD: self.wilds}
+        return {**dict(zip(FOOL_COLOURS, self.top, strict=False)), FOOL_WILD: self.wilds}
 
 
 @frozen
@@ -145,7 +146,9 @@ class Fool(Rules[FoolState]):
         for colour in FOOL_COLOURS:
             top = deck[colour]
             if not 2 <= top <= FOOL_BOX_MAX[colour]:
-                raise BadRequest(f"options.deck.{colour}: {top} is outside 2..{FOOL_BOX_MAX[colour]} (the box's {colour} run)")
+                raise BadRequest(
+                    f"options.deck.{colour}: {top} is outside 2..{FOOL_BOX_MAX[colour]} (the box's {colour} run)"
+                )
         if not 0 <= deck[FOOL_WILD] <= FOOL_BOX_WILDS:
             raise BadRequest(f"options.deck.1: {deck[FOOL_WILD]} is outside 0..{FOOL_BOX_WILDS}")
         profile = DeckProfile(top=tuple(deck[c] for c in FOOL_COLOURS), wilds=deck[FOOL_WILD])  # type: ignore[arg-type]
@@ -157,7 +160,9 @@ class Fool(Rules[FoolState]):
     def start(self, players: int, dealer: int, options: JSONObject) -> FoolState:
         deck_option = options["deck"]
         if isinstance(deck_option, dict):
-            opts = FoolOptions(self.custom_profile(players, deck_option), None, options["two_fools_from"], options["loss"])
+            opts = FoolOptions(
+                self.custom_profile(players, deck_option), None, options["two_fools_from"], options["loss"]
+            )
         else:
             opts = FoolOptions(self.profile(players), deck_option, options["two_fools_from"], options["loss"])
         deck = opts.deck.cards()
@@ -217,13 +222,19 @@ class Fool(Rules[FoolState]):
         raise IllegalMove(clause, f"unknown move type {kind!r} (fool has 'deal' and 'play')")
 
     def to_json(self, state: FoolState) -> State:
-        zones: dict[str, list[str]] = {name: list(hand) for name, hand in zip(HAND_ZONES, state.hands)}
+        zones: dict[str, list[str]] = {name: list(hand) for name, hand in zip(HAND_ZONES, state.hands, strict=False)}
         zones.update(trick=list(state.trick), played=list(state.played), unused=list(state.unused))
         if state.deck:
             zones["deck"] = list(state.deck)
         return {
-            **self.common_state(state, players=state.players, options=state.options.as_json(), zones=zones,
-                                scores=list(state.scores), result=None if state.winners is None else {"winners": list(state.winners)}),
+            **self.common_state(
+                state,
+                players=state.players,
+                options=state.options.as_json(),
+                zones=zones,
+                scores=list(state.scores),
+                result=None if state.winners is None else {"winners": list(state.winners)},
+            ),
             "trick_seats": list(state.trick_seats),
             "leader": state.leader,
             "fools": list(state.fools),
@@ -353,7 +364,9 @@ class Fool(Rules[FoolState]):
         duty = self.duty_colour(state.trick)
         must_follow = duty is not None and self.holds_lead_colour(hand, duty)
         if not self.may_play(card, duty, must_follow):
-            raise IllegalMove("FOOL-FOLLOW-1", f"seat {seat} holds a {duty} card and must follow {duty}, not play {card}")
+            raise IllegalMove(
+                "FOOL-FOLLOW-1", f"seat {seat} holds a {duty} card and must follow {duty}, not play {card}"
+            )
         at = hand.index(card)
         hands = (*state.hands[:seat], hand[:at] + hand[at + 1 :], *state.hands[seat + 1 :])
         trick, trick_seats = (*state.trick, card), (*state.trick_seats, seat)

@@ -40,14 +40,15 @@ from __future__ import annotations
 import functools
 import operator
 from collections import Counter
+from collections.abc import Callable, Iterable
 from itertools import product
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from attrs import fields, frozen
+from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
 from ruleproof.notation import STANDARD_CARDS, STANDARD_DECK, rank
-from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 Cards = tuple[str, ...]
 RankTest = Callable[[str], bool]
@@ -165,7 +166,7 @@ def _sub_multisets(cards: Cards) -> tuple[Cards, ...]:
     groups = sorted(Counter(cards).items())
     out: list[Cards] = []
     for counts in product(*(range(n + 1) for _, n in groups)):
-        chosen = tuple(c for (c, _), k in zip(groups, counts) for _ in range(k))
+        chosen = tuple(c for (c, _), k in zip(groups, counts, strict=False) for _ in range(k))
         if chosen:
             out.append(chosen)
     return tuple(out)
@@ -254,7 +255,9 @@ class Idiot(Rules[IdiotState]):
 
     # ------------------------------------------------------------- the deal
 
-    def check_deal(self, state: IdiotState, face_down: list[Cards], face_up: list[Cards], hand: list[Cards], draw: Cards) -> None:
+    def check_deal(
+        self, state: IdiotState, face_down: list[Cards], face_up: list[Cards], hand: list[Cards], draw: Cards
+    ) -> None:
         """IDIOT-DEAL-1/2, IDIOT-SETUP-2: 3/3/3 a seat, the rest in the draw
         pile, and together exactly the pool."""
         n = state.players
@@ -275,7 +278,9 @@ class Idiot(Rules[IdiotState]):
         if dealt != pool:
             extra = sorted((dealt - pool).elements())
             missing = sorted((pool - dealt).elements())
-            raise IllegalMove("IDIOT-SETUP-2", f"the deal is not {state.options.decks} deck(s): extra {extra}, missing {missing}")
+            raise IllegalMove(
+                "IDIOT-SETUP-2", f"the deal is not {state.options.decks} deck(s): extra {extra}, missing {missing}"
+            )
 
     def deal(self, state: IdiotState, move: Move) -> IdiotState:
         rows = {name: self._card_rows(move, name) for name in ("face_down", "face_up", "hand")}
@@ -323,8 +328,8 @@ class Idiot(Rules[IdiotState]):
             raise IllegalMove("IDIOT-SWAP-1", f"{face_up_card} is not among seat {seat}'s face-up cards")
         # Each card takes the other's position, so swapping back restores the snapshot.
         i, j = hand.index(hand_card), up.index(face_up_card)
-        new_hand = hand[:i] + (face_up_card,) + hand[i + 1 :]
-        new_up = up[:j] + (hand_card,) + up[j + 1 :]
+        new_hand = (*hand[:i], face_up_card, *hand[i + 1 :])
+        new_up = (*up[:j], hand_card, *up[j + 1 :])
         return evolve(state, hands=_put(state.hands, seat, new_hand), face_up=_put(state.face_up, seat, new_up))
 
     def ready(self, state: IdiotState, seat: int) -> IdiotState:
@@ -349,7 +354,7 @@ class Idiot(Rules[IdiotState]):
 
     def may_open_with(self, ladder_rank: str | None, card_rank: str) -> bool:
         """IDIOT-OPEN-1/3: the ladder rank, or anything once it is "any"."""
-        return ladder_rank == ANY or card_rank == ladder_rank
+        return ladder_rank in (ANY, card_rank)
 
     def decline(self, state: IdiotState, seat: int) -> IdiotState:
         """IDIOT-OPEN-1: after n declines at one rank the ladder moves up."""
@@ -515,18 +520,20 @@ class Idiot(Rules[IdiotState]):
         if state.phase == "swap":
             return self._swap_moves(state, seat)
         if state.phase == "opening":
-            moves = [_play(c) for c in self._hand_plays(state, seat, lambda r: self.may_open_with(state.opening_rank, r))]
+            moves = [
+                _play(c) for c in self._hand_plays(state, seat, lambda r: self.may_open_with(state.opening_rank, r))
+            ]
             if self.may_decline(state):
                 moves.append({"type": "decline"})
             return moves
         if state.pending == "chain":
             chain_rank = state.chain_rank
             moves = [_play(c) for c in self._zone_plays(state, seat, lambda r: r == chain_rank, hand_only=True)]
-            return moves + [{"type": "stop"}]
+            return [*moves, {"type": "stop"}]
         if state.pending == "two_followup":
             moves = [_play(c) for c in self._zone_plays(state, seat, lambda r: True)]
             moves += self._blind_moves(state, seat)
-            return moves + [{"type": "stop"}]
+            return [*moves, {"type": "stop"}]
         pile, options = state.discard, state.options
         moves = [_play(c) for c in self._zone_plays(state, seat, lambda r: self.may_play_on(r, pile, options))]
         moves += self._blind_moves(state, seat)
@@ -540,7 +547,7 @@ class Idiot(Rules[IdiotState]):
             for h in sorted(set(state.hands[seat]))
             for f in sorted(set(state.face_up[seat]))
         ]
-        return moves + [{"type": "ready"}]
+        return [*moves, {"type": "ready"}]
 
     def _hand_plays(self, state: IdiotState, seat: int, rank_ok: RankTest) -> list[Cards]:
         plays: list[Cards] = []
@@ -581,7 +588,11 @@ class Idiot(Rules[IdiotState]):
         if kind not in _MOVE_TYPES:
             raise IllegalMove(_PHASE_CLAUSE[state.phase], f"unknown move type {kind!r}")
         if kind not in _PHASE_MOVES[state.phase]:
-            clause = _MOVE_CLAUSE.get(kind, _PHASE_CLAUSE[state.phase]) if state.phase == "play" else _PHASE_CLAUSE[state.phase]
+            clause = (
+                _MOVE_CLAUSE.get(kind, _PHASE_CLAUSE[state.phase])
+                if state.phase == "play"
+                else _PHASE_CLAUSE[state.phase]
+            )
             raise wrong_phase(clause, kind, state.phase)
         if kind == "deal":
             return self.deal(state, move)
@@ -619,7 +630,10 @@ class Idiot(Rules[IdiotState]):
             if not self.may_open_with(state.opening_rank, play_rank):
                 raise IllegalMove("IDIOT-OPEN-1", f"the opening ladder is at {state.opening_rank}, not {play_rank}")
             if not Counter(cards) <= Counter(state.hands[seat]):
-                raise IllegalMove("IDIOT-OPEN-1", f"the opening is played from the hand: {list(cards)} are not all in seat {seat}'s hand")
+                raise IllegalMove(
+                    "IDIOT-OPEN-1",
+                    f"the opening is played from the hand: {list(cards)} are not all in seat {seat}'s hand",
+                )
             return self.land(evolve(state, phase="play", opening_rank=None, declines=0), seat, cards, "hand")
         if state.pending == "chain":
             if play_rank != state.chain_rank:
@@ -632,7 +646,9 @@ class Idiot(Rules[IdiotState]):
         else:
             source = self.play_source(state, seat, cards)
             if not self.may_play_on(play_rank, state.discard, state.options):
-                raise IllegalMove("IDIOT-PLAY-2", f"{cards[-1]} may not go on {state.discard[-1]}: it needs the same or a higher rank")
+                raise IllegalMove(
+                    "IDIOT-PLAY-2", f"{cards[-1]} may not go on {state.discard[-1]}: it needs the same or a higher rank"
+                )
         return self.land(state, seat, cards, source)
 
     def play_source(self, state: IdiotState, seat: int, cards: Cards) -> str:
@@ -648,8 +664,14 @@ class Idiot(Rules[IdiotState]):
         if state.hands[seat]:
             if want <= hand + up and any(up[c] for c in want):
                 if state.draw:
-                    raise IllegalMove("IDIOT-TABLE-1", f"face-up cards may not be played while the draw pile and seat {seat}'s hand are not empty")
-                raise IllegalMove("IDIOT-TABLE-3", f"face-up cards join a play only with all of seat {seat}'s last hand cards of that rank")
+                    raise IllegalMove(
+                        "IDIOT-TABLE-1",
+                        f"face-up cards may not be played while the draw pile and seat {seat}'s hand are not empty",
+                    )
+                raise IllegalMove(
+                    "IDIOT-TABLE-3",
+                    f"face-up cards join a play only with all of seat {seat}'s last hand cards of that rank",
+                )
             missing = sorted((want - hand).elements())
             raise IllegalMove("IDIOT-MULTI-1", f"{missing} not in seat {seat}'s hand")
         if state.face_up[seat]:
@@ -692,11 +714,13 @@ class Idiot(Rules[IdiotState]):
         )
         return self.after_play(new, seat, rank(cards[-1]), drawn, burned, blind)
 
-    def after_play(self, state: IdiotState, seat: int, card_rank: str, drawn: Cards, burned: bool, blind: bool) -> IdiotState:
+    def after_play(
+        self, state: IdiotState, seat: int, card_rank: str, drawn: Cards, burned: bool, blind: bool
+    ) -> IdiotState:
         """IDIOT-OUT-1, IDIOT-END-1, IDIOT-TWO-2, IDIOT-DRAW-3, IDIOT-BURN-NEXT."""
         out = state.out
         if self.is_out(state, seat):
-            out = out + (seat,)
+            out = (*out, seat)
             if self.game_over(state.players, out):
                 return evolve(state, out=out, phase="over", to_act=None, loser=self.loser(state.players, out))
             return evolve(state, out=out, to_act=self.next_active(out, seat, state.players))
@@ -713,10 +737,15 @@ class Idiot(Rules[IdiotState]):
         if state.pending == "chain":
             raise IllegalMove("IDIOT-DRAW-3", "the chain continues with hand cards only")
         if not self.blind_open(state, seat):
-            raise IllegalMove("IDIOT-BLIND-1", f"seat {seat} may play face-down cards only once draw pile, hand and face-up cards are empty")
+            raise IllegalMove(
+                "IDIOT-BLIND-1",
+                f"seat {seat} may play face-down cards only once draw pile, hand and face-up cards are empty",
+            )
         down = state.face_down[seat]
         if not 0 <= index < len(down):
-            raise IllegalMove("IDIOT-BLIND-1", f"index {index} is not a position of seat {seat}'s {len(down)} face-down cards")
+            raise IllegalMove(
+                "IDIOT-BLIND-1", f"index {index} is not a position of seat {seat}'s {len(down)} face-down cards"
+            )
         card = down[index]
         state = evolve(state, face_down=_put(state.face_down, seat, down[:index] + down[index + 1 :]))
         if state.pending == "two_followup" or self.may_play_on(rank(card), state.discard, state.options):
@@ -762,22 +791,28 @@ class Idiot(Rules[IdiotState]):
         if state.deck:
             zones["deck"] = list(state.deck)
         return {
-            **self.common_state(state, players=n, options=state.options.to_json(), zones=zones,
-                                scores=[0] * n, result=None if state.loser is None else {"loser": state.loser}),
+            **self.common_state(
+                state,
+                players=n,
+                options=state.options.to_json(),
+                zones=zones,
+                scores=[0] * n,
+                result=None if state.loser is None else {"loser": state.loser},
+            ),
             "opening_rank": state.opening_rank,
             "out": list(state.out),
             "pending": state.pending,
         }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _seat_zones(players: int) -> tuple[tuple[str, str, str], ...]:
     # every snapshot names 3 zones a seat: formatted once per player count
     return tuple((f"hand/{seat}", f"face_up/{seat}", f"face_down/{seat}") for seat in range(players))
 
 
 def _put(rows: tuple[Cards, ...], seat: int, row: Cards) -> tuple[Cards, ...]:
-    return rows[:seat] + (row,) + rows[seat + 1 :]
+    return (*rows[:seat], row, *rows[seat + 1 :])
 
 
 def _play(cards: Cards) -> Move:

@@ -21,10 +21,10 @@ from __future__ import annotations
 from typing import Final, Literal, TypeAlias
 
 from attrs import evolve, frozen
+from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
 from ruleproof.notation import MOON_TILES, tile_ends
-from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 Tile: TypeAlias = str
 Seat: TypeAlias = int
@@ -104,7 +104,7 @@ class MoonState:
 
 def _with(items: tuple, index: int, value: object) -> tuple:
     """A copy of ``items`` with one position replaced."""
-    return items[:index] + (value,) + items[index + 1 :]
+    return (*items[:index], value, *items[index + 1 :])
 
 
 def _without(hand: tuple[Tile, ...], t: Tile) -> tuple[Tile, ...]:
@@ -164,8 +164,14 @@ class Moon(Rules[MoonState]):
         for seat in range(SEATS):
             zones[f"won/{seat}"] = list(state.won[seat])
         return {
-            **self.common_state(state, players=SEATS, options=state.options(), zones=zones,
-                                scores=list(state.scores), result=None if state.winners is None else {"winners": list(state.winners)}),
+            **self.common_state(
+                state,
+                players=SEATS,
+                options=state.options(),
+                zones=zones,
+                scores=list(state.scores),
+                result=None if state.winners is None else {"winners": list(state.winners)},
+            ),
             "first_bidder": state.first_bidder,
             "bids": list(state.bids),
             "declarer": state.declarer,
@@ -179,7 +185,9 @@ class Moon(Rules[MoonState]):
         if seat is None:
             return []
         if state.phase == "bid":
-            moves: list[Move] = [{"type": "bid", "value": v} for v in self.bid_values() if self.bid_allowed(v, state.bids)]
+            moves: list[Move] = [
+                {"type": "bid", "value": v} for v in self.bid_values() if self.bid_allowed(v, state.bids)
+            ]
             if self.may_pass(state):
                 moves.append({"type": "pass"})
             return moves
@@ -376,11 +384,13 @@ class Moon(Rules[MoonState]):
         seat = state.to_act
         assert seat is not None
         if t not in self.discardable(state):
-            raise IllegalMove("MOON-WIDOW-1", f"tile {t} is not in the declarer's (seat {seat}) hand and cannot be discarded")
+            raise IllegalMove(
+                "MOON-WIDOW-1", f"tile {t} is not in the declarer's (seat {seat}) hand and cannot be discarded"
+            )
         return evolve(
             state,
             hands=_with(state.hands, seat, _without(state.hands[seat], t)),
-            discarded=state.discarded + (t,),
+            discarded=(*state.discarded, t),
             phase="trump",
         )
 
@@ -411,7 +421,7 @@ class Moon(Rules[MoonState]):
             return hi == lo
         if contract == NO_TRUMP or contract is None:
             return False
-        return contract == hi or contract == lo
+        return contract in (hi, lo)
 
     def suits_of(self, t: Tile, contract: Contract | None) -> tuple[int, ...]:
         """MOON-TRUMP-2/-3, MOON-FOLLOW-2 (MOON-AMB-6): a non-trump tile belongs to both its numbers' suits; a trump to none."""
@@ -491,7 +501,7 @@ class Moon(Rules[MoonState]):
                 f"with one of {', '.join(allowed)}, not {t}",
             )
         hands = _with(state.hands, seat, _without(hand, t))
-        trick, seats = state.trick + (t,), state.trick_seats + (seat,)
+        trick, seats = (*state.trick, t), (*state.trick_seats, seat)
         if len(trick) < SEATS:
             return evolve(state, hands=hands, trick=trick, trick_seats=seats, to_act=(seat + 1) % SEATS)
         winner = self.trick_winner(trick, seats, state.contract)
@@ -542,7 +552,7 @@ class Moon(Rules[MoonState]):
             return self.game_over(state, (declarer,))
         scores = tuple(
             score + (self.declarer_delta(bid, made, n) if seat == declarer else self.opponent_delta(n))
-            for seat, (score, n) in enumerate(zip(state.scores, tricks))
+            for seat, (score, n) in enumerate(zip(state.scores, tricks, strict=False))
         )
         scored = evolve(state, scores=scores)
         winners = self.game_winners(scores, state.target)

@@ -14,8 +14,9 @@ import os
 import shlex
 import tempfile
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import hypothesis
 from attrs import frozen
@@ -70,9 +71,17 @@ class Certificate:
             "hypothesis": hypothesis.__version__,
             "games": {r.game: self._game(r) for r in self.reports},
             "interrupted": self.interrupted is not None,
-            **({"interrupted_by": self.interrupted, "not_run": list(self.not_run)} if self.interrupted is not None else {}),
+            **(
+                {"interrupted_by": self.interrupted, "not_run": list(self.not_run)}
+                if self.interrupted is not None
+                else {}
+            ),
             **({"expect": self.expect_file} if self.expect_file else {}),
-            **({"baseline": {"file": self.baseline_file, "warnings": list(self.baseline_warnings)}} if self.baseline_file else {}),
+            **(
+                {"baseline": {"file": self.baseline_file, "warnings": list(self.baseline_warnings)}}
+                if self.baseline_file
+                else {}
+            ),
         }
 
     def _game(self, r: GameReport) -> dict[str, Any]:
@@ -202,7 +211,9 @@ def junit_xml(cert: Certificate) -> str:
                 node.text = f"listed as: {r.expected.get(clause, '')}"
                 counts["failures"] += 1
             elif status == "partial":  # passed where judged, but not in every situation: say which are missing
-                ET.SubElement(case, "system-out").text = f"partial: situations never reached: {', '.join(r.missing(clause))}"
+                ET.SubElement(
+                    case, "system-out"
+                ).text = f"partial: situations never reached: {', '.join(r.missing(clause))}"
             elif status in ("untested", "skipped", "covered"):  # covered: reached, but nothing can fail it alone
                 listed = f" (listed: {r.expected[clause]})" if clause in r.expected else ""
                 ET.SubElement(case, "skipped", message=status + listed)

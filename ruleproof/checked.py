@@ -8,7 +8,8 @@ field, so a broken adapter is never mistaken for a broken rule.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ruleproof import schema
 from ruleproof.engine import AdapterBroken, Engine, EngineError, JSONObject, Move, State
@@ -41,7 +42,9 @@ class CheckedEngine:
     def legal_moves(self) -> list[Move]:
         moves = self._call("legal_moves", {}, self.inner.legal_moves)
         if not isinstance(moves, list):
-            raise AdapterBroken("schema", "legal_moves must return a list", sent={"method": "legal_moves"}, received=moves)
+            raise AdapterBroken(
+                "schema", "legal_moves must return a list", sent={"method": "legal_moves"}, received=moves
+            )
         self._validate(self._game(), "moves", moves, "legal_moves result", "legal_moves", {})
         return moves
 

@@ -14,8 +14,9 @@ import signal
 import sys
 import threading
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn
 
 from rich.console import Console
 from rich.markup import escape
@@ -25,12 +26,28 @@ from rich.table import Table
 from ruleproof import GAMES, __version__
 from ruleproof import diff as diff_command
 from ruleproof.engine import AdapterBroken, EngineError, EngineLoadError
-from ruleproof.options import DEFAULT_TIMEOUT, DEFAULT_TRACES, PROFILE_NAMES, Options, UsageError, parse_command, parse_seconds
+from ruleproof.options import (
+    DEFAULT_TIMEOUT,
+    DEFAULT_TRACES,
+    PROFILE_NAMES,
+    Options,
+    UsageError,
+    parse_command,
+    parse_seconds,
+)
 
 STATUS_STYLE = {
-    "pass": "green", "fail": "bold red", "untested": "yellow", "skipped": "dim", "broken": "bold magenta",
-    "interrupted": "bold yellow", "xfail": "cyan", "xpass": "bold red", "covered": "blue", "partial": "yellow",
-}  # fmt: skip
+    "pass": "green",
+    "fail": "bold red",
+    "untested": "yellow",
+    "skipped": "dim",
+    "broken": "bold magenta",
+    "interrupted": "bold yellow",
+    "xfail": "cyan",
+    "xpass": "bold red",
+    "covered": "blue",
+    "partial": "yellow",
+}
 SIGNAL_EXIT = {"SIGINT": 130, "SIGTERM": 143}  # 128 + the signal number, as a shell reports it
 
 
@@ -48,56 +65,109 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"ruleproof {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
-    c = sub.add_parser("certify", parents=[common], help="certify an engine against the rules (properties and fixtures)")
-    c.add_argument("--game", action="append", choices=GAMES, help="a game to certify (repeatable; default: all the engine declares)")
+    c = sub.add_parser(
+        "certify", parents=[common], help="certify an engine against the rules (properties and fixtures)"
+    )
+    c.add_argument(
+        "--game",
+        action="append",
+        choices=GAMES,
+        help="a game to certify (repeatable; default: all the engine declares)",
+    )
     add_engine_options(c)
     c.add_argument("--profile", choices=PROFILE_NAMES, default="ci", help="how hard to look (default: ci)")
     c.add_argument("--seed", metavar="N", help="explore from this seed instead of the profile's default")
     c.add_argument("--json", metavar="PATH", help="write the certificate as JSON")
     c.add_argument("--junit", metavar="PATH", help="write one JUnit test case per clause")
-    c.add_argument("--html", metavar="PATH", help="write the report as one self-contained HTML page (the certificate embedded)")
-    c.add_argument("--traces", metavar="DIR", default=DEFAULT_TRACES, help="where failure traces are saved (default: %(default)s)")
+    c.add_argument(
+        "--html", metavar="PATH", help="write the report as one self-contained HTML page (the certificate embedded)"
+    )
+    c.add_argument(
+        "--traces", metavar="DIR", default=DEFAULT_TRACES, help="where failure traces are saved (default: %(default)s)"
+    )
     c.add_argument("--no-fixtures", action="store_true", help="skip the fixtures")
     c.add_argument("--no-properties", action="store_true", help="skip the state machine")
-    c.add_argument("--max-time", metavar="SECONDS", help="stop after this long and write a partial certificate (marked interrupted)")
+    c.add_argument(
+        "--max-time",
+        metavar="SECONDS",
+        help="stop after this long and write a partial certificate (marked interrupted)",
+    )
     add_expect_options(c)
 
     r = sub.add_parser("replay", parents=[common], help="re-run a saved failure trace: FIXED or still FAILED")
     r.add_argument("trace", metavar="TRACE")
     add_engine_options(r)
 
-    s = sub.add_parser("serve", parents=[common], help="serve the reference engines over stdio (JSON-RPC, protocol.md §1)")
+    s = sub.add_parser(
+        "serve", parents=[common], help="serve the reference engines over stdio (JSON-RPC, protocol.md §1)"
+    )
     s.add_argument("--game", action="append", choices=GAMES, help="serve only this game (repeatable; default: all)")
 
     f = sub.add_parser("fixtures", parents=[common], help="validate fixture files against the fixture schema")
     f.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled ones)")
-    f.add_argument("--from-trace", metavar="TRACE", help="turn a failure trace saved by certify into a fixture pinning the expected behaviour")
+    f.add_argument(
+        "--from-trace",
+        metavar="TRACE",
+        help="turn a failure trace saved by certify into a fixture pinning the expected behaviour",
+    )
     f.add_argument("-o", "--output", metavar="FILE", help="with --from-trace: write the fixture here (default: stdout)")
     diff_command.add_parser(sub, parents=[common])
     return parser
 
 
 def add_expect_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--expect", metavar="FILE", help='TOML of declared deviations, [GAME] CLAUSE = "reason": a listed failure is xfail, a listed pass xpass')
-    p.add_argument("--baseline", metavar="CERT.json", help="an earlier certificate (--json) of this engine: show regressions, fixed and untested clauses")
-    p.add_argument("--fixtures", action="append", metavar="DIR", help="also run your own fixture files from DIR (repeatable)")
+    p.add_argument(
+        "--expect",
+        metavar="FILE",
+        help='TOML of declared deviations, [GAME] CLAUSE = "reason": a listed failure is xfail, a listed pass xpass',
+    )
+    p.add_argument(
+        "--baseline",
+        metavar="CERT.json",
+        help="an earlier certificate (--json) of this engine: show regressions, fixed and untested clauses",
+    )
+    p.add_argument(
+        "--fixtures", action="append", metavar="DIR", help="also run your own fixture files from DIR (repeatable)"
+    )
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--engine", metavar="MODULE:FACTORY", help="a Python engine factory (default: the reference engines)")
-    group.add_argument("--engine-cmd", metavar="CMD", help="an engine in any language: a command speaking the JSON-RPC contract on stdio")
-    p.add_argument("--timeout", metavar="SECONDS", help=f"limit for one engine call, in process or over the pipe (default {DEFAULT_TIMEOUT:g})")
+    group.add_argument(
+        "--engine", metavar="MODULE:FACTORY", help="a Python engine factory (default: the reference engines)"
+    )
+    group.add_argument(
+        "--engine-cmd",
+        metavar="CMD",
+        help="an engine in any language: a command speaking the JSON-RPC contract on stdio",
+    )
+    p.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        help=f"limit for one engine call, in process or over the pipe (default {DEFAULT_TIMEOUT:g})",
+    )
 
 
 def options_from(args: argparse.Namespace) -> Options:
     """The one options object, from ``certify``'s arguments (the pytest plugin builds the same)."""
     return Options.build(
-        engine=args.engine, engine_cmd=args.engine_cmd, timeout=args.timeout, games=args.game, profile=args.profile,
-        seed=args.seed, json_path=args.json, junit_path=args.junit, html_path=args.html, traces=args.traces,
-        fixtures=not args.no_fixtures, properties=not args.no_properties, max_time=args.max_time,
-        expect=args.expect, baseline=args.baseline, fixture_dirs=args.fixtures,
-    )  # fmt: skip
+        engine=args.engine,
+        engine_cmd=args.engine_cmd,
+        timeout=args.timeout,
+        games=args.game,
+        profile=args.profile,
+        seed=args.seed,
+        json_path=args.json,
+        junit_path=args.junit,
+        html_path=args.html,
+        traces=args.traces,
+        fixtures=not args.no_fixtures,
+        properties=not args.no_properties,
+        max_time=args.max_time,
+        expect=args.expect,
+        baseline=args.baseline,
+        fixture_dirs=args.fixtures,
+    )
 
 
 # -- certify ---------------------------------------------------------------------------------------
@@ -170,10 +240,14 @@ def _games_to_certify(opts: Options, hello: dict[str, Any], available: list[str]
         raise UsageError("the engine declares no game (hello.games is empty): nothing to certify")
     missing = [g for g in opts.games if g not in declared]
     if missing:
-        raise UsageError(f"--game: the engine does not declare {', '.join(missing)} (it declares {', '.join(declared)})")
+        raise UsageError(
+            f"--game: the engine does not declare {', '.join(missing)} (it declares {', '.join(declared)})"
+        )
     games = list(opts.games) or [g for g in declared if g in available]
     if not games:
-        raise UsageError(f"the engine declares only games the kit has no rules for ({', '.join(declared)}): nothing to certify")
+        raise UsageError(
+            f"the engine declares only games the kit has no rules for ({', '.join(declared)}): nothing to certify"
+        )
     return games
 
 
@@ -181,7 +255,12 @@ def _run(checked: Any, games: Sequence[str], opts: Options, stopper: Stopper, er
     from ruleproof.runner import PROFILES, certify_game
 
     reports = []
-    columns = (SpinnerColumn(), TextColumn("[bold]{task.fields[game]}[/]"), TextColumn("{task.description}"), TimeElapsedColumn())
+    columns = (
+        SpinnerColumn(),
+        TextColumn("[bold]{task.fields[game]}[/]"),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=err, transient=False) as progress:
         for game in games:
             if stopper.event.is_set():
@@ -192,10 +271,16 @@ def _run(checked: Any, games: Sequence[str], opts: Options, stopper: Stopper, er
                 progress.update(task, description=escape(message))
 
             report = certify_game(
-                checked, game, PROFILES[opts.profile], seed=opts.seed, progress=show,
-                fixtures=opts.fixtures, properties=opts.properties, stop=stopper.event,
+                checked,
+                game,
+                PROFILES[opts.profile],
+                seed=opts.seed,
+                progress=show,
+                fixtures=opts.fixtures,
+                properties=opts.properties,
+                stop=stopper.event,
                 user_fixtures=opts.inputs.fixtures if opts.inputs else (),
-            )  # fmt: skip
+            )
             if opts.inputs is not None:  # --expect and --baseline decide the verdict shown below
                 from ruleproof.expect import judge_game
 
@@ -210,10 +295,16 @@ def _run(checked: Any, games: Sequence[str], opts: Options, stopper: Stopper, er
     return reports
 
 
-def _finish(opts: Options, hello: dict[str, Any], games: list[str], reports: list[Any], stopper: Stopper,
-            out: Console, err: Console) -> int:  # fmt: skip
+def _finish(
+    opts: Options,
+    hello: dict[str, Any],
+    games: list[str],
+    reports: list[Any],
+    stopper: Stopper,
+    out: Console,
+    err: Console,
+) -> int:
     from ruleproof.certificate import Certificate, junit_xml, write_atomic, write_traces
-
     from ruleproof.expect import baseline_warnings, print_differences
 
     interrupted = stopper.reason if stopper.event.is_set() else None
@@ -223,10 +314,18 @@ def _finish(opts: Options, hello: dict[str, Any], games: list[str], reports: lis
         err.print(f"[yellow]warning[/]: {escape(warning)}")
     saved = write_traces(reports, opts.traces, hello["engine"])
     cert = Certificate(
-        hello["engine"], opts.profile, opts.seed, tuple(reports), opts.engine_args, tuple(saved),
-        expect_file=opts.expect, baseline_file=opts.baseline, baseline_warnings=tuple(warnings),
-        interrupted=interrupted, not_run=tuple(games[len(reports):]) if interrupted else (),
-    )  # fmt: skip
+        hello["engine"],
+        opts.profile,
+        opts.seed,
+        tuple(reports),
+        opts.engine_args,
+        tuple(saved),
+        expect_file=opts.expect,
+        baseline_file=opts.baseline,
+        baseline_warnings=tuple(warnings),
+        interrupted=interrupted,
+        not_run=tuple(games[len(reports) :]) if interrupted else (),
+    )
     _print_report(out, cert)
     print_differences(out, cert)
     if opts.json_path is not None:
@@ -268,7 +367,12 @@ def _print_report(out: Console, cert: Any) -> None:
                 notes[clause] = f"not reached: {', '.join(r.missing(clause))}"
         for clause, status in r.clauses.items():
             style = STATUS_STYLE.get(status, "")
-            table.add_row(escape(clause), f"[{style}]{status}[/]" if style else status, str(r.hits.get(clause, 0)), escape(notes.get(clause, "")))
+            table.add_row(
+                escape(clause),
+                f"[{style}]{status}[/]" if style else status,
+                str(r.hits.get(clause, 0)),
+                escape(notes.get(clause, "")),
+            )
         out.print(table)
         if r.broken is not None and r.broken.kind == "interrupted":  # the run was stopping: not the engine's fault
             out.print(f"[yellow]stopped[/] ({r.game}): {escape(r.broken.message)}")
@@ -276,7 +380,9 @@ def _print_report(out: Console, cert: Any) -> None:
             _print_broken(out, r.game, r.broken)
         data = cert.to_json()["games"][r.game]  # drawn from the certificate JSON, as --json and --html have it
         for failure in data["failures"]:  # an xfail (declared in --expect) is shown, but not as a failure
-            out.print(render_failure(r.game, failure, data["clauses"].get(failure["clause"])), soft_wrap=True)  # JSON stays copyable
+            out.print(
+                render_failure(r.game, failure, data["clauses"].get(failure["clause"])), soft_wrap=True
+            )  # JSON stays copyable
         untested = [c for c, s in r.clauses.items() if s == "untested"]
         if untested:
             out.print(f"[yellow]untested (no run reached them; not passed):[/] {escape(', '.join(untested))}")
@@ -339,10 +445,14 @@ def load_trace(path: str) -> Any:
     except TraceError as err:
         raise UsageError(f"trace {path}: {err}") from None
     if trace.game not in available_games():
-        raise UsageError(f"trace {path}: game: {trace.game!r} is not a game the kit knows ({', '.join(available_games())})")
+        raise UsageError(
+            f"trace {path}: game: {trace.game!r} is not a game the kit knows ({', '.join(available_games())})"
+        )
     for i, event in enumerate(trace.events):
         if event.kind == "new_game" and event.value.get("game") != trace.game:
-            raise UsageError(f"trace {path}: steps[{i}].new_game.game is {event.value.get('game')!r}, but the trace is of {trace.game!r}")
+            raise UsageError(
+                f"trace {path}: steps[{i}].new_game.game is {event.value.get('game')!r}, but the trace is of {trace.game!r}"
+            )
     return trace
 
 
@@ -359,7 +469,9 @@ def cmd_replay(args: argparse.Namespace, out: Console, err: Console) -> int:
     try:
         hello = checked.hello()
         if trace.game not in hello["games"]:
-            raise UsageError(f"the engine does not declare {trace.game} (it declares {', '.join(hello['games']) or 'nothing'})")
+            raise UsageError(
+                f"the engine does not declare {trace.game} (it declares {', '.join(hello['games']) or 'nothing'})"
+            )
         outcome = replay(trace, checked, properties_for(trace.game))
     except AdapterBroken as broken:
         _print_broken(err, trace.game, broken)
@@ -385,11 +497,17 @@ def _print_replay(out: Console, err: Console, trace: Any, outcome: Any) -> int:
         return 1
     if outcome.diverged is not None:  # expected after a fix: the game goes elsewhere, so nothing fails
         out.print(f"[yellow]DIVERGED[/] at step {outcome.diverged + 1} of {steps}: {escape(outcome.divergence)}")
-        out.print(f"  no clause was violated up to there (was {want}); after a fix the game goes another way, as"
-                  " expected: certify again to judge it")
+        out.print(
+            f"  no clause was violated up to there (was {want}); after a fix the game goes another way, as"
+            " expected: certify again to judge it"
+        )
         return 0
     was = f" (was {want})" if want else ""
-    out.print(f"[green]FIXED[/]: {steps} steps replayed, no clause violated{was}" if want else f"[green]OK[/]: {steps} steps replayed, no clause violated")
+    out.print(
+        f"[green]FIXED[/]: {steps} steps replayed, no clause violated{was}"
+        if want
+        else f"[green]OK[/]: {steps} steps replayed, no clause violated"
+    )
     return 0
 
 
@@ -411,7 +529,15 @@ def cmd_fixtures(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise UsageError("-o/--output: only with --from-trace")
     try:
         if args.paths:
-            found = [fx for p in args.paths for fx in (load_dirs([p], beside_bundled=False) if Path(p).is_dir() else [Fixture.parse(read_json_file(p, "fixture"), p)])]
+            found = [
+                fx
+                for p in args.paths
+                for fx in (
+                    load_dirs([p], beside_bundled=False)
+                    if Path(p).is_dir()
+                    else [Fixture.parse(read_json_file(p, "fixture"), p)]
+                )
+            ]
         else:
             found = [fx for g in GAMES for fx in bundled(g)]
         for fx in found:  # clause IDs the game knows, moves in the game's schema
@@ -441,14 +567,21 @@ def _fixture_from_trace(args: argparse.Namespace, out: Console) -> int:
 
         path = check_output_file(args.output, "-o")
         write_atomic(path, text)
-        out.print(f"wrote {escape(str(path))}: fixture {data['id']} pinning {data['clauses'][0]} ({len(data['steps'])} steps)")
+        out.print(
+            f"wrote {escape(str(path))}: fixture {data['id']} pinning {data['clauses'][0]} ({len(data['steps'])} steps)"
+        )
     else:
         sys.stdout.write(text)
     return 0
 
 
-COMMANDS = {"certify": cmd_certify, "replay": cmd_replay, "serve": cmd_serve, "fixtures": cmd_fixtures,
-            "diff": lambda args, out, err: diff_command.run(args)}
+COMMANDS = {
+    "certify": cmd_certify,
+    "replay": cmd_replay,
+    "serve": cmd_serve,
+    "fixtures": cmd_fixtures,
+    "diff": lambda args, out, err: diff_command.run(args),
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -48,6 +48,7 @@ from ruleproof.properties import properties_for
 from ruleproof.properties.machine import draw_step  # one draw per step, read as the exploration reads it
 from ruleproof.properties.machinery import GameProperties, Snapshot, move_key
 
+
 @frozen
 class DiffProfile:
     """How hard to look: examples, steps per example, replays to minimize one divergence."""
@@ -99,7 +100,9 @@ class Exploration:
     found: dict[str, Found] = field(factory=dict)  # by Difference.key, first met first
     stop_after: int | None = None  # distinct divergences after which the rest of the examples are no-ops
     skipped: list[str] = field(factory=list)
-    stats: dict[str, int] = field(factory=lambda: {"setup_probes": 0, "fixtures": 0, "examples": 0, "games": 0, "steps": 0, "probes": 0})
+    stats: dict[str, int] = field(
+        factory=lambda: {"setup_probes": 0, "fixtures": 0, "examples": 0, "games": 0, "steps": 0, "probes": 0}
+    )
 
     def enough(self) -> bool:
         return self.stop_after is not None and len(self.found) >= self.stop_after
@@ -125,7 +128,9 @@ class Exploration:
             self.stats["setup_probes"] += 1
             found = new_game_differences(self.a, self.b, setup, self.ignore)
             if found and found[0].key not in self.found:
-                self.found[found[0].key] = Found(found[0], tuple(found[1:]), Trace(game, (Event("new_game", setup.to_json()),)), ())
+                self.found[found[0].key] = Found(
+                    found[0], tuple(found[1:]), Trace(game, (Event("new_game", setup.to_json()),)), ()
+                )
 
     def run_fixtures(self, declared_b: JSONObject, pinned: JSONObject) -> None:
         """The bundled fixtures' scripts in lockstep: the situations random play rarely reaches."""
@@ -137,7 +142,9 @@ class Exploration:
             named = fx.setup.get("options") or {}
             if any(k in named and named[k] != v for k, v in pinned.items()):
                 continue  # the fixture is about another setting than the one asked for
-            if unsupported_reason(fx, self.declared) or unsupported_reason(evolve_options(fx, self.b.options), declared_b):
+            if unsupported_reason(fx, self.declared) or unsupported_reason(
+                evolve_options(fx, self.b.options), declared_b
+            ):
                 continue
             self.stats["fixtures"] += 1
             setup = Setup(fx.game, fx.setup["players"], fx.setup["dealer"], {**named, **pinned})
@@ -253,7 +260,11 @@ class Exploration:
         for _ in range(TAIL_STEPS):
             snap = self.a.snap
             move = next_move(props, snap, draw_step(data)[1], data)
-            if move is None or (snap.phase != "deal" and move_key(move) not in self.b.snap.move_keys) or not lock.apply(move):
+            if (
+                move is None
+                or (snap.phase != "deal" and move_key(move) not in self.b.snap.move_keys)
+                or not lock.apply(move)
+            ):
                 break
         return tuple(lock.events[start:])
 
@@ -326,8 +337,14 @@ def smaller_setups(declared: JSONObject) -> Callable[[Setup], list[Setup]]:
     return smaller
 
 
-def finish(found: Found, a: Side, b: Side, ignore: tuple[str, ...], budget: int,
-           setups: Callable[[Setup], list[Setup]] | None = None) -> Divergence:  # fmt: skip
+def finish(
+    found: Found,
+    a: Side,
+    b: Side,
+    ignore: tuple[str, ...],
+    budget: int,
+    setups: Callable[[Setup], list[Setup]] | None = None,
+) -> Divergence:
     """Minimize one divergence, then name the clauses each side's trace breaks."""
     key = found.difference.key
 
@@ -357,14 +374,19 @@ def finish(found: Found, a: Side, b: Side, ignore: tuple[str, ...], budget: int,
     named = next(iter(clauses_b + clauses_a), None)
     finding = Finding(named, f"diverged on {difference.field}") if named else None
     trace = Trace(small.trace.game, small.trace.events, finding)
-    return Divergence(difference, also, trace, for_side(trace, b), len(found.trace.events), small.replays, clauses_a, clauses_b)
+    return Divergence(
+        difference, also, trace, for_side(trace, b), len(found.trace.events), small.replays, clauses_a, clauses_b
+    )
 
 
 def for_side(trace: Trace, side: Side) -> Trace:
     """The trace with ``side``'s option overrides in every new_game: what replays against that side."""
     if not side.options:
         return trace
-    events = tuple(Event("new_game", side.setup(Setup.from_json(e.value)).to_json()) if e.kind == "new_game" else e for e in trace.events)
+    events = tuple(
+        Event("new_game", side.setup(Setup.from_json(e.value)).to_json()) if e.kind == "new_game" else e
+        for e in trace.events
+    )
     return Trace(trace.game, events, trace.finding)
 
 
@@ -385,7 +407,11 @@ def side_clauses(side: Side, traces: Sequence[Trace]) -> tuple[str, ...]:
 
 def add_parser(subparsers: Any, parents: Sequence[argparse.ArgumentParser] = ()) -> argparse.ArgumentParser:
     """Register ``ruleproof diff`` (``parents``: the options every command shares, e.g. ``--debug``)."""
-    d = subparsers.add_parser("diff", parents=list(parents), help="drive two engines (or two rule settings) in lockstep and show where they differ")
+    d = subparsers.add_parser(
+        "diff",
+        parents=list(parents),
+        help="drive two engines (or two rule settings) in lockstep and show where they differ",
+    )
     d.add_argument("--game", required=True, choices=GAMES, help="the game to compare")
     a = d.add_mutually_exclusive_group()
     a.add_argument("--engine", metavar="MODULE:FACTORY", help="side A, a Python engine (default: the reference)")
@@ -394,13 +420,28 @@ def add_parser(subparsers: Any, parents: Sequence[argparse.ArgumentParser] = ())
     b.add_argument("--vs", metavar="MODULE:FACTORY", help="side B, a Python engine (default: the reference)")
     b.add_argument("--vs-cmd", metavar="CMD", help="side B, a command speaking the JSON-RPC contract")
     d.add_argument("--options", nargs="+", default=[], metavar="K=V", help="option values for both sides")
-    d.add_argument("--vs-options", nargs="+", default=[], metavar="K=V", help="option values for side B only (overrides --options)")
-    d.add_argument("--ignore", action="append", default=[], metavar="FIELD", help="a field not to compare (repeatable; e.g. dealer, zones.won/*, legal_moves)")
+    d.add_argument(
+        "--vs-options", nargs="+", default=[], metavar="K=V", help="option values for side B only (overrides --options)"
+    )
+    d.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="FIELD",
+        help="a field not to compare (repeatable; e.g. dealer, zones.won/*, legal_moves)",
+    )
     d.add_argument("--profile", choices=sorted(DIFF_PROFILES), default="ci", help="how hard to look (default: ci)")
     d.add_argument("--seed", type=int, help="run from this seed instead of the derandomized default")
     d.add_argument("--json", metavar="PATH", help="write the result as JSON")
-    d.add_argument("--traces", metavar="DIR", default="ruleproof-traces", help="where divergence traces are saved (default: %(default)s)")
-    d.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per-call timeout for --engine-cmd/--vs-cmd")
+    d.add_argument(
+        "--traces",
+        metavar="DIR",
+        default="ruleproof-traces",
+        help="where divergence traces are saved (default: %(default)s)",
+    )
+    d.add_argument(
+        "--timeout", type=float, default=10.0, metavar="SECONDS", help="per-call timeout for --engine-cmd/--vs-cmd"
+    )
     return d
 
 
@@ -423,11 +464,19 @@ def check_options(options: JSONObject, declared: JSONObject, flag: str, side: st
     allowed = declared.get("options", {})
     for name, value in options.items():
         if name not in allowed:
-            raise DiffUsage(f"{flag} {name}: side {side} declares no option {name!r} (it declares {', '.join(allowed) or 'none'})")
+            raise DiffUsage(
+                f"{flag} {name}: side {side} declares no option {name!r} (it declares {', '.join(allowed) or 'none'})"
+            )
         spec = allowed[name]
-        ok = (spec["min"] <= value <= spec["max"]) if isinstance(spec, dict) and isinstance(value, int) else (isinstance(spec, list) and value in spec)
+        ok = (
+            (spec["min"] <= value <= spec["max"])
+            if isinstance(spec, dict) and isinstance(value, int)
+            else (isinstance(spec, list) and value in spec)
+        )
         if not ok:
-            raise DiffUsage(f"{flag} {name}={json.dumps(value)}: side {side} does not declare this value ({json.dumps(spec)})")
+            raise DiffUsage(
+                f"{flag} {name}={json.dumps(value)}: side {side} does not declare this value ({json.dumps(spec)})"
+            )
 
 
 def narrowed(a: JSONObject, b: JSONObject, options: JSONObject, vs_options: JSONObject) -> JSONObject:
@@ -438,8 +487,10 @@ def narrowed(a: JSONObject, b: JSONObject, options: JSONObject, vs_options: JSON
     two settings.  An option B overrides is drawn from A's values alone.
     """
     players = [p for p in a.get("players", []) if p in b.get("players", [])]
-    opts = {name: common(spec, (b.get("options") or {}).get(name)) if name not in vs_options else spec
-            for name, spec in (a.get("options") or {}).items()}  # fmt: skip
+    opts = {
+        name: common(spec, (b.get("options") or {}).get(name)) if name not in vs_options else spec
+        for name, spec in (a.get("options") or {}).items()
+    }
     for name, value in vs_options.items():
         if name not in options and isinstance(opts.get(name), list):
             others = [v for v in opts[name] if v != value]
@@ -522,9 +573,18 @@ class DiffResult:
         }
 
 
-def diff(a: WitnessedEngine, b: WitnessedEngine, game: str, profile: DiffProfile, *, seed: int | None = None,
-         options: JSONObject | None = None, vs_options: JSONObject | None = None, ignore: Sequence[str] = (),
-         stop_after: int | None = None) -> DiffResult:  # fmt: skip
+def diff(
+    a: WitnessedEngine,
+    b: WitnessedEngine,
+    game: str,
+    profile: DiffProfile,
+    *,
+    seed: int | None = None,
+    options: JSONObject | None = None,
+    vs_options: JSONObject | None = None,
+    ignore: Sequence[str] = (),
+    stop_after: int | None = None,
+) -> DiffResult:
     """Compare two engines on ``game``; raises DiffUsage for a wrong call (undeclared game or option value).
 
     ``stop_after`` ends the search after that many distinct divergences (the
@@ -539,14 +599,18 @@ def diff(a: WitnessedEngine, b: WitnessedEngine, game: str, profile: DiffProfile
             broken.message = f"side {name}: {broken.message}"
             raise
         if game not in hello["games"]:
-            raise DiffUsage(f"--game {game}: side {name} ({hello['engine']['name']}) does not declare it (it declares {', '.join(hello['games']) or 'nothing'})")
+            raise DiffUsage(
+                f"--game {game}: side {name} ({hello['engine']['name']}) does not declare it (it declares {', '.join(hello['games']) or 'nothing'})"
+            )
         hellos[name] = hello
     dec_a, dec_b = hellos["A"]["games"][game], hellos["B"]["games"][game]
     check_options(options, dec_a, "--options", "A")
     check_options({**options, **vs_options}, dec_b, "--vs-options" if vs_options else "--options", "B")
     declared = narrowed(dec_a, dec_b, options, vs_options)
     if not declared["players"]:
-        raise DiffUsage(f"--game {game}: the sides declare no player count in common ({dec_a['players']} and {dec_b['players']})")
+        raise DiffUsage(
+            f"--game {game}: the sides declare no player count in common ({dec_a['players']} and {dec_b['players']})"
+        )
     props_cls = properties_for(game)
     side_a = Side("A", a, props_cls)
     side_b = Side("B", b, props_cls, {k: v for k, v in vs_options.items()})
@@ -563,11 +627,22 @@ def diff(a: WitnessedEngine, b: WitnessedEngine, game: str, profile: DiffProfile
         smaller = smaller_setups(declared)
         found = [finish(f, side_a, side_b, ignore_t, profile.minimize_replays, smaller) for f in run.found.values()]
     except AdapterBroken as broken:
-        return DiffResult(game, describe["A"], describe["B"], profile.name, seed, (), f"{broken.kind}: {broken.message}",
-                          tuple(run.skipped), dict(run.stats))  # fmt: skip
+        return DiffResult(
+            game,
+            describe["A"],
+            describe["B"],
+            profile.name,
+            seed,
+            (),
+            f"{broken.kind}: {broken.message}",
+            tuple(run.skipped),
+            dict(run.stats),
+        )
     # nothing compared is no evidence of sameness: a call that plays no game is wrong, not "same"
     none = None if run.stats["games"] or found else "no setup was accepted by both sides: " + "; ".join(run.skipped[:3])
-    return DiffResult(game, describe["A"], describe["B"], profile.name, seed, tuple(found), none, tuple(run.skipped), dict(run.stats))
+    return DiffResult(
+        game, describe["A"], describe["B"], profile.name, seed, tuple(found), none, tuple(run.skipped), dict(run.stats)
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -579,12 +654,26 @@ def run(args: argparse.Namespace) -> int:
     try:
         options = parse_options(args.options, "--options")
         vs_options = parse_options(args.vs_options, "--vs-options")
-        a = make_side("A", args.engine, args.engine_cmd, args.timeout, "--engine-cmd" if args.engine_cmd is not None else "--engine")
+        a = make_side(
+            "A",
+            args.engine,
+            args.engine_cmd,
+            args.timeout,
+            "--engine-cmd" if args.engine_cmd is not None else "--engine",
+        )
         try:
             b = make_side("B", args.vs, args.vs_cmd, args.timeout, "--vs-cmd" if args.vs_cmd is not None else "--vs")
             try:
-                result = diff(a, b, args.game, DIFF_PROFILES[args.profile], seed=args.seed,
-                              options=options, vs_options=vs_options, ignore=args.ignore)  # fmt: skip
+                result = diff(
+                    a,
+                    b,
+                    args.game,
+                    DIFF_PROFILES[args.profile],
+                    seed=args.seed,
+                    options=options,
+                    vs_options=vs_options,
+                    ignore=args.ignore,
+                )
             finally:
                 b.close()
         finally:
@@ -630,9 +719,13 @@ def print_result(out: Any, result: DiffResult, saved: Sequence[tuple[Path, Path 
     if not result.divergences:
         out.print(f"[green]SAME[/] {result.game}: no divergence under the {result.profile} profile ({stats})")
         return
-    out.print(f"[bold red]DIVERGED[/] {result.game}: {len(result.divergences)} distinct field(s) differ ({result.profile}; {stats})")
+    out.print(
+        f"[bold red]DIVERGED[/] {result.game}: {len(result.divergences)} distinct field(s) differ ({result.profile}; {stats})"
+    )
     for d, (path, path_b) in zip(result.divergences, saved, strict=True):
-        out.print(f"\n[bold]{d.difference.field}[/] differs at step {d.step} of {d.step} (minimized from {d.original} in {d.replays} replays)")
+        out.print(
+            f"\n[bold]{d.difference.field}[/] differs at step {d.step} of {d.step} (minimized from {d.original} in {d.replays} replays)"
+        )
         out.print(f"  A: {_short(d.difference.a)}")
         out.print(f"  B: {_short(d.difference.b)}")
         if d.also:
@@ -640,11 +733,23 @@ def print_result(out: Any, result: DiffResult, saved: Sequence[tuple[Path, Path 
         if d.clauses_a or d.clauses_b:
             out.print(f"  clauses broken: A: {', '.join(d.clauses_a) or 'none'}; B: {', '.join(d.clauses_b) or 'none'}")
         else:
-            out.print("  neither side breaks a clause on this trace: both behaviours are within the rules (an option, or a reading the contract leaves open)")
+            out.print(
+                "  neither side breaks a clause on this trace: both behaviours are within the rules (an option, or a reading the contract leaves open)"
+            )
         first = max(0, d.step - 8)
         for i, event in enumerate(d.trace.events[first:], first + 1):
             out.print(f"  {i:>4}  {_short(event.to_json(), 160)}")
         out.print(f"  replay: ruleproof replay {path} [--engine ...]" + (f"; side B: {path_b}" if path_b else ""))
 
 
-__all__ = ["add_parser", "run", "diff", "DiffResult", "Divergence", "DIFF_PROFILES", "DiffProfile", "DiffUsage", "WitnessedEngine"]
+__all__ = [
+    "DIFF_PROFILES",
+    "DiffProfile",
+    "DiffResult",
+    "DiffUsage",
+    "Divergence",
+    "WitnessedEngine",
+    "add_parser",
+    "diff",
+    "run",
+]

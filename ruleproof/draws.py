@@ -27,7 +27,8 @@ public API only:
 from __future__ import annotations
 
 import random
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from hypothesis import given, settings
 from hypothesis import seed as hypothesis_seed
@@ -35,8 +36,6 @@ from hypothesis import strategies as st
 
 T = TypeVar("T")
 BASE = 100  # Hypothesis collects no integer literal in (-BASE, BASE)
-
-
 
 
 def explore(example: Callable[[st.DataObject], None], config: settings, seed: int | None = None) -> None:

@@ -8,7 +8,8 @@ contract; ``IllegalMove`` may name the rule clause the move breaks.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, ClassVar, Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 JSON = Any
 JSONObject = dict[str, Any]
@@ -172,7 +173,9 @@ def check_engine(spec: str, engine: Any) -> None:
         raise EngineLoadError(f"{spec}: the factory returned {_short(engine)}, not an engine")
     missing = [m for m in ENGINE_METHODS if not callable(getattr(engine, m, None))]
     if missing:
-        raise EngineLoadError(f"{spec}: the factory returned a {type(engine).__name__} without {', '.join(f'{m}()' for m in missing)}")
+        raise EngineLoadError(
+            f"{spec}: the factory returned a {type(engine).__name__} without {', '.join(f'{m}()' for m in missing)}"
+        )
 
 
 def _describe(err: BaseException) -> str:

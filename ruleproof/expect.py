@@ -19,8 +19,9 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from attrs import frozen
 
@@ -100,7 +101,9 @@ def load_expectations(path: str | Path, known: Mapping[str, Sequence[str]]) -> E
             if clause not in known[game]:
                 raise ExpectError(f"{where}: unknown clause {clause!r} for {game} (see docs/rules/{game}.md)")
             if not isinstance(reason, str):
-                raise ExpectError(f"{where}: {game}.{clause}: the value must be a string giving the reason, not {_toml_type(reason)}")
+                raise ExpectError(
+                    f"{where}: {game}.{clause}: the value must be a string giving the reason, not {_toml_type(reason)}"
+                )
             if not reason.strip():
                 raise ExpectError(f"{where}: {game}.{clause}: the reason is empty; say why the engine deviates")
             entries.append(Expectation(game, clause, reason, lines.get((game, clause), 1)))
@@ -180,7 +183,9 @@ def load_baseline(path: str | Path) -> Baseline:
     except json.JSONDecodeError as err:
         raise ExpectError(f"{p}: not JSON ({err})", "baseline") from None
     if not isinstance(data, dict) or not isinstance(data.get("games"), dict):
-        raise ExpectError(f"{p}: games: missing; a baseline is a certificate written by `ruleproof certify --json`", "baseline")
+        raise ExpectError(
+            f"{p}: games: missing; a baseline is a certificate written by `ruleproof certify --json`", "baseline"
+        )
     games: dict[str, dict[str, str]] = {}
     for game, body in data["games"].items():
         clauses = body.get("clauses") if isinstance(body, dict) else None
@@ -219,9 +224,13 @@ def baseline_warnings(games: Sequence[str], baseline: Baseline, engine: Any) -> 
     before_name = baseline.engine.get("name") if isinstance(baseline.engine, dict) else None
     now_name = engine.get("name") if isinstance(engine, dict) else None
     if before_name != now_name:
-        warnings.append(f"the baseline {baseline.path} certifies engine {before_name!r}, this run {now_name!r}: comparing anyway")
+        warnings.append(
+            f"the baseline {baseline.path} certifies engine {before_name!r}, this run {now_name!r}: comparing anyway"
+        )
     if sorted(baseline.games) != sorted(games):
-        warnings.append(f"the baseline {baseline.path} has games {', '.join(sorted(baseline.games)) or 'none'}, this run {', '.join(sorted(games))}")
+        warnings.append(
+            f"the baseline {baseline.path} has games {', '.join(sorted(baseline.games)) or 'none'}, this run {', '.join(sorted(games))}"
+        )
     return warnings
 
 
@@ -288,7 +297,11 @@ def print_differences(out: Console, cert: Certificate) -> None:
             out.print(f"[yellow]{r.game}: listed and not judged in this run:[/] {escape(', '.join(untested))}")
         if r.baseline is not None:
             b = r.baseline
-            parts = [f"{len(b.regressions)} regressions", f"{len(b.fixed)} fixed", f"{len(b.untested)} no longer judged"]
+            parts = [
+                f"{len(b.regressions)} regressions",
+                f"{len(b.fixed)} fixed",
+                f"{len(b.untested)} no longer judged",
+            ]
             out.print(f"{r.game} against the baseline: {', '.join(parts)}")
             for name, clauses in (("regressions", b.regressions), ("fixed", b.fixed), ("untested", b.untested)):
                 if clauses:

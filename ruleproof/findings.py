@@ -146,4 +146,4 @@ class Trace:
     def games(self) -> list[tuple[int, int]]:
         """(start, end) index ranges of the games in this trace."""
         starts = [i for i, e in enumerate(self.events) if e.kind == "new_game"]
-        return list(zip(starts, starts[1:] + [len(self.events)], strict=True))
+        return list(zip(starts, [*starts[1:], len(self.events)], strict=True))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Mapping
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 from attrs import frozen
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -95,7 +96,9 @@ def _str(value: Any) -> str:
 def failure_view(game: str, index: int, data: Mapping[str, Any], entry: Mapping[str, Any]) -> FailureView:
     clause = _str(data.get("clause", "?"))
     steps = steps_of(data)
-    views = tuple(StepView(s, step_line(s), table_of(s.after, s.before) if s.after is not None else None) for s in steps)
+    views = tuple(
+        StepView(s, step_line(s), table_of(s.after, s.before) if s.after is not None else None) for s in steps
+    )
     diff = differing(data.get("expected"), data.get("got"))
     return FailureView(
         anchor=f"failure-{game}-{index}",
@@ -135,8 +138,17 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
         f = first.get(clause)
         hits = entry.get("hits")
         listed = _str(entry["expected"]) if entry.get("expected") is not None else None
-        rows.append(ClauseRow(clause, _str(entry.get("status", "?")), hits if isinstance(hits, int) else None,
-                              clause_text(clause) or "", f.message if f else "", listed, f.anchor if f else None))  # fmt: skip
+        rows.append(
+            ClauseRow(
+                clause,
+                _str(entry.get("status", "?")),
+                hits if isinstance(hits, int) else None,
+                clause_text(clause) or "",
+                f.message if f else "",
+                listed,
+                f.anchor if f else None,
+            )
+        )
     seen = [r.status for r in rows]
     statuses = [*STATUS_ORDER, *sorted(set(seen) - set(STATUS_ORDER))]
     broken = data.get("broken")
@@ -166,8 +178,13 @@ def _csp_hash(text: str) -> str:
 
 def environment() -> Environment:
     # autoescape for every template: these pages are HTML whatever the file is called
-    return Environment(loader=PackageLoader("ruleproof", "templates"), autoescape=True, undefined=StrictUndefined,
-                       trim_blocks=True, lstrip_blocks=True)  # fmt: skip
+    return Environment(
+        loader=PackageLoader("ruleproof", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 def render_html(certificate: Mapping[str, Any]) -> str:
@@ -175,18 +192,22 @@ def render_html(certificate: Mapping[str, Any]) -> str:
     style, script = _asset("report.css"), _asset("report.js")
     games = certificate.get("games") if isinstance(certificate.get("games"), dict) else {}
     engine = certificate.get("engine") if isinstance(certificate.get("engine"), dict) else {}
-    return environment().get_template("report.html.j2").render(
-        certificate=certificate,
-        verdict=_str(certificate.get("verdict", "?")),
-        profile=_str(certificate.get("profile", "?")),
-        seed="derandomized" if certificate.get("seed") is None else _str(certificate.get("seed")),
-        engine_name=_str(engine.get("name", "?")),
-        engine_version=_str(engine.get("version", "?")),
-        games=[game_view(g, d) for g, d in games.items() if isinstance(d, dict)],
-        interrupted=_str(certificate.get("interrupted_by", "")) if certificate.get("interrupted") is True else None,
-        not_run=", ".join(_str(g) for g in certificate.get("not_run") or []),
-        other=others(certificate, DRAWN_TOP),
-        style=Markup(style),  # the kit's own files, not engine data
-        script=Markup(script),
-        csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; img-src data:",
+    return (
+        environment()
+        .get_template("report.html.j2")
+        .render(
+            certificate=certificate,
+            verdict=_str(certificate.get("verdict", "?")),
+            profile=_str(certificate.get("profile", "?")),
+            seed="derandomized" if certificate.get("seed") is None else _str(certificate.get("seed")),
+            engine_name=_str(engine.get("name", "?")),
+            engine_version=_str(engine.get("version", "?")),
+            games=[game_view(g, d) for g, d in games.items() if isinstance(d, dict)],
+            interrupted=_str(certificate.get("interrupted_by", "")) if certificate.get("interrupted") is True else None,
+            not_run=", ".join(_str(g) for g in certificate.get("not_run") or []),
+            other=others(certificate, DRAWN_TOP),
+            style=Markup(style),  # the kit's own files, not engine data
+            script=Markup(script),
+            csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; img-src data:",
+        )
     )

@@ -83,7 +83,11 @@ def state_differences(view_a: JSONObject, view_b: JSONObject) -> list[Difference
     for name in names:
         a, b = view_a.get(name), view_b.get(name)
         if name == "zones" and isinstance(a, dict) and isinstance(b, dict):
-            out.extend(Difference(f"zones.{z}", a.get(z, []), b.get(z, [])) for z in sorted({*a, *b}) if a.get(z, []) != b.get(z, []))
+            out.extend(
+                Difference(f"zones.{z}", a.get(z, []), b.get(z, []))
+                for z in sorted({*a, *b})
+                if a.get(z, []) != b.get(z, [])
+            )
         elif a != b:
             out.append(Difference(name, a, b))
     return out
@@ -138,7 +142,9 @@ class Side:
     session: Session | None = None
 
     def setup(self, setup: Setup) -> Setup:
-        return Setup(setup.game, setup.players, setup.dealer, {**setup.options, **self.options}) if self.options else setup
+        return (
+            Setup(setup.game, setup.players, setup.dealer, {**setup.options, **self.options}) if self.options else setup
+        )
 
     def start(self, setup: Setup) -> None:
         self.session = Session(self.engine, self.props_cls, Ledger(), lambda finding, session: None)
@@ -263,7 +269,9 @@ def new_game_differences(a: Side, b: Side, setup: Setup, ignore: tuple[str, ...]
     else:
         ordered, drop = a.props_cls.ordered_zones, frozenset(b.options)
         game = a.props_cls.game
-        found = state_differences(contract_view(state_a, game, ordered, drop), contract_view(state_b, game, ordered, drop))
+        found = state_differences(
+            contract_view(state_a, game, ordered, drop), contract_view(state_b, game, ordered, drop)
+        )
     return [d for d in found if not is_ignored(d.field, ignore)]
 
 
@@ -328,7 +336,9 @@ class FixtureScript:
         then still judged; the same cards dealt again are a deal the rules allow.
         """
         lock = self.lock
-        deal = next((e.value for e in reversed(lock.events) if e.kind == "apply" and e.value.get("type") == "deal"), None)
+        deal = next(
+            (e.value for e in reversed(lock.events) if e.kind == "apply" and e.value.get("type") == "deal"), None
+        )
         while lock.at is not None and len(lock.events) - 1 - lock.at < TAIL_STEPS:
             snap = lock.a.snap
             if snap.phase == "deal":

@@ -240,7 +240,7 @@ def _hoist_violation(work: _Work) -> None:
     for _ in range(tries):
         if lo >= end:
             return
-        candidate = work.pairs[:lo] + [(last_id, last)]
+        candidate = [*work.pairs[:lo], (last_id, last)]
         if work.attempt(candidate):
             return
         lo = (lo + end + 1) // 2

@@ -7,7 +7,7 @@ tiles.  No rule of any game is decided in this module.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -73,7 +73,7 @@ def tile_ends(t: str) -> tuple[int, int]:
 _ENDS: dict[str, tuple[int, int]] = {f"{a}-{b}": (a, b) for a in range(7) for b in range(a + 1)}
 
 
-MOON_TILES: tuple[str, ...] = ("0-0",) + tuple(tile(a, b) for a in range(1, 7) for b in range(1, a + 1))
+MOON_TILES: tuple[str, ...] = ("0-0", *tuple(tile(a, b) for a in range(1, 7) for b in range(1, a + 1)))
 
 
 def multiset(cards: Iterable[str]) -> Counter[str]:

@@ -158,7 +158,12 @@ def _load_inputs(expect: str | None, baseline: str | None, fixture_dirs: Any, fl
 
 
 def open_engine(
-    engine: str | None, engine_cmd: tuple[str, ...], timeout: float, stop: threading.Event | None = None, *, flag: str = "--engine"
+    engine: str | None,
+    engine_cmd: tuple[str, ...],
+    timeout: float,
+    stop: threading.Event | None = None,
+    *,
+    flag: str = "--engine",
 ) -> Engine:
     """The engine named by ``--engine`` / ``--engine-cmd`` (or the reference), each call under ``timeout``."""
     from ruleproof.transport.inprocess import TimedEngine

@@ -92,7 +92,9 @@ def _replayed(reference: Any, event: Event, index: int) -> JSONObject:
     try:
         reference.apply(event.value)
     except EngineError as err:
-        raise PinError(f"steps[{index}]: the reference refuses {json.dumps(event.value)} ({err.message}); an earlier step already broke a rule") from None
+        raise PinError(
+            f"steps[{index}]: the reference refuses {json.dumps(event.value)} ({err.message}); an earlier step already broke a rule"
+        ) from None
     return {"apply": event.value}
 
 
@@ -110,7 +112,10 @@ def _pinned(reference: Any, event: Event, clause: str) -> list[JSONObject]:
             out.insert(0, {"expect": {"legal_excludes": [move]}, "clause": clause})
         return out
     # a violation shows in the state after the step or in the moves listed before or after it: pin all three
-    out = [{"apply": move, "clause": clause}, {"expect": {"state": after, "legal": reference.legal_moves()}, "clause": clause}]
+    out = [
+        {"apply": move, "clause": clause},
+        {"expect": {"state": after, "legal": reference.legal_moves()}, "clause": clause},
+    ]
     if moves:
         out.insert(0, {"expect": {"legal": moves}, "clause": clause})
     return out

@@ -34,36 +34,67 @@ PREFIX = "--ruleproof-"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ruleproof", "rules conformance of game engines")
-    group.addoption("--ruleproof", action="store_true", help="certify the reference engines, or the --ruleproof-engine(-cmd) given")
+    group.addoption(
+        "--ruleproof", action="store_true", help="certify the reference engines, or the --ruleproof-engine(-cmd) given"
+    )
     group.addoption("--ruleproof-engine", metavar="MODULE:FACTORY", help="certify this Python engine factory")
-    group.addoption("--ruleproof-engine-cmd", metavar="CMD", help="certify an engine in any language speaking the contract on stdio")
-    group.addoption("--ruleproof-timeout", metavar="SECONDS", help="limit for one engine call, in process or over the pipe (default 10)")
+    group.addoption(
+        "--ruleproof-engine-cmd", metavar="CMD", help="certify an engine in any language speaking the contract on stdio"
+    )
+    group.addoption(
+        "--ruleproof-timeout",
+        metavar="SECONDS",
+        help="limit for one engine call, in process or over the pipe (default 10)",
+    )
     group.addoption("--ruleproof-game", action="append", choices=GAMES, help="only this game (repeatable)")
     group.addoption("--ruleproof-profile", choices=PROFILE_NAMES, help="dev, ci (default) or thorough")
     group.addoption("--ruleproof-seed", metavar="N", help="explore from this seed instead of the profile's default")
     group.addoption("--ruleproof-traces", metavar="DIR", help="folder for failure traces (default ruleproof-traces)")
     group.addoption("--ruleproof-no-fixtures", action="store_true", help="skip the fixtures")
     group.addoption("--ruleproof-no-properties", action="store_true", help="skip the state machine")
-    group.addoption("--ruleproof-expect", metavar="FILE", help="TOML of declared deviations: listed clauses are strict xfail (a pass fails the item)")
-    group.addoption("--ruleproof-baseline", metavar="CERT.json", help="an earlier certificate: a clause that passed there and fails now says so")
-    group.addoption("--ruleproof-fixtures", action="append", metavar="DIR", help="also run your own fixture files from DIR (repeatable)")
+    group.addoption(
+        "--ruleproof-expect",
+        metavar="FILE",
+        help="TOML of declared deviations: listed clauses are strict xfail (a pass fails the item)",
+    )
+    group.addoption(
+        "--ruleproof-baseline",
+        metavar="CERT.json",
+        help="an earlier certificate: a clause that passed there and fails now says so",
+    )
+    group.addoption(
+        "--ruleproof-fixtures",
+        action="append",
+        metavar="DIR",
+        help="also run your own fixture files from DIR (repeatable)",
+    )
 
 
 def _active(config: pytest.Config) -> bool:
     # "" counts as given: an empty engine is refused with a message, not silently ignored
-    return bool(config.getoption("ruleproof")) or any(config.getoption(o) is not None for o in ("ruleproof_engine", "ruleproof_engine_cmd"))
+    return bool(config.getoption("ruleproof")) or any(
+        config.getoption(o) is not None for o in ("ruleproof_engine", "ruleproof_engine_cmd")
+    )
 
 
 def options_from(config: pytest.Config) -> Options:
     """The one options object, from the plugin's flags (``ruleproof certify`` builds the same)."""
     get = config.getoption
     return Options.build(
-        engine=get("ruleproof_engine"), engine_cmd=get("ruleproof_engine_cmd"), timeout=get("ruleproof_timeout"),
-        games=get("ruleproof_game"), profile=get("ruleproof_profile"), seed=get("ruleproof_seed"),
-        traces=get("ruleproof_traces"), fixtures=not get("ruleproof_no_fixtures"),
-        properties=not get("ruleproof_no_properties"), prefix=PREFIX,
-        expect=get("ruleproof_expect"), baseline=get("ruleproof_baseline"), fixture_dirs=get("ruleproof_fixtures"),
-    )  # fmt: skip
+        engine=get("ruleproof_engine"),
+        engine_cmd=get("ruleproof_engine_cmd"),
+        timeout=get("ruleproof_timeout"),
+        games=get("ruleproof_game"),
+        profile=get("ruleproof_profile"),
+        seed=get("ruleproof_seed"),
+        traces=get("ruleproof_traces"),
+        fixtures=not get("ruleproof_no_fixtures"),
+        properties=not get("ruleproof_no_properties"),
+        prefix=PREFIX,
+        expect=get("ruleproof_expect"),
+        baseline=get("ruleproof_baseline"),
+        fixture_dirs=get("ruleproof_fixtures"),
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -93,7 +124,9 @@ class Certification:
             raise UsageError("the engine declares no game (hello.games is empty): nothing to certify")
         missing = [g for g in self.options.games if g not in declared]
         if missing:
-            raise UsageError(f"{PREFIX}game: the engine does not declare {', '.join(missing)} (it declares {', '.join(declared)})")
+            raise UsageError(
+                f"{PREFIX}game: the engine does not declare {', '.join(missing)} (it declares {', '.join(declared)})"
+            )
         return list(self.options.games) or [g for g in declared if g in available_games()]
 
     def clauses(self, game: str) -> list[str]:
@@ -108,10 +141,14 @@ class Certification:
 
             inputs = self.options.inputs
             report = certify_game(
-                self.checked, game, PROFILES[self.options.profile], seed=self.options.seed,
-                fixtures=self.options.fixtures, properties=self.options.properties,
+                self.checked,
+                game,
+                PROFILES[self.options.profile],
+                seed=self.options.seed,
+                fixtures=self.options.fixtures,
+                properties=self.options.properties,
                 user_fixtures=inputs.fixtures if inputs else (),
-            )  # fmt: skip
+            )
             self.reports[game] = report
             engine = self.checked.hello()["engine"]
             if inputs is not None:
@@ -165,10 +202,15 @@ class ClauseItem(pytest.Item):
         if status in ("fail", "xfail"):
             failure = next(f for f in report.failures if f.finding.clause == self.clause)
             regressed = report.baseline is not None and self.clause in report.baseline.regressions
-            raise ClauseFailed(("regressed: it passed in the baseline\n" if regressed else "") + self.certification.describe(self.game, failure))
+            raise ClauseFailed(
+                ("regressed: it passed in the baseline\n" if regressed else "")
+                + self.certification.describe(self.game, failure)
+            )
         if status == "partial":  # it held wherever judged; say which of its situations no run reached
-            warnings.warn(f"{self.game}::{self.clause} partial: never reached {', '.join(report.missing(self.clause))}",
-                          stacklevel=1)  # fmt: skip
+            warnings.warn(
+                f"{self.game}::{self.clause} partial: never reached {', '.join(report.missing(self.clause))}",
+                stacklevel=1,
+            )
             return
         if status not in ("pass", "xpass"):
             listed = f" (listed: {report.expected[self.clause]})" if self.clause in report.expected else ""
@@ -197,7 +239,9 @@ class GameVerdictItem(ClauseItem):
         if outside:
             clauses = ", ".join(dict.fromkeys(f.finding.clause for f in outside))
             details = "\n\n".join(self.certification.describe(self.game, f) for f in outside)
-            raise ClauseFailed(f"{self.game}: violations filed under clauses outside the table ({clauses})\n\n{details}")
+            raise ClauseFailed(
+                f"{self.game}: violations filed under clauses outside the table ({clauses})\n\n{details}"
+            )
         if game_verdict(report) == "untested":
             raise ClauseFailed(f"{self.game}: nothing was judged (every clause untested or skipped): not a pass")
 
@@ -218,7 +262,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             for warning in baseline_warnings(games, options.inputs.baseline, cert.checked.hello()["engine"]):
                 warnings.warn(warning, stacklevel=1)
     except AdapterBroken as broken:  # the engine cannot start, or hello is broken: say so plainly
-        raise pytest.UsageError(f"ruleproof: adapter broken ({broken.kind}): {broken.message}\n{broken.stderr[-2000:]}") from None
+        raise pytest.UsageError(
+            f"ruleproof: adapter broken ({broken.kind}): {broken.message}\n{broken.stderr[-2000:]}"
+        ) from None
     except UsageError as err:
         raise pytest.UsageError(f"ruleproof: {err}") from None
     for game in games:
@@ -230,7 +276,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         for item in clause_items:
             if item.clause in expected:
                 item.add_marker(pytest.mark.xfail(reason=expected[item.clause], strict=True, raises=ClauseFailed))
-        verdict = GameVerdictItem.from_parent(session, name=f"{game}::verdict", game=game, clause="verdict", certification=cert)
+        verdict = GameVerdictItem.from_parent(
+            session, name=f"{game}::verdict", game=game, clause="verdict", certification=cert
+        )
         for item in [*clause_items, verdict]:
             # under pytest-xdist --dist loadgroup, one worker certifies a game once for all its items
             item.add_marker(pytest.mark.xdist_group(f"ruleproof-{game}"))

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from attrs import frozen
 from rich.console import Group, RenderableType
@@ -53,7 +54,17 @@ def steps_of(failure: Mapping[str, Any]) -> list[Step]:
         after = states[i] if i < len(states) and isinstance(states[i], dict) else None
         seat = before.get("to_act") if before and kind != "new_game" else None
         clause = event.get("clause") if isinstance(event, dict) else None
-        out.append(Step(i + 1, kind, value, clause if isinstance(clause, str) else None, seat if isinstance(seat, int) else None, before, after))
+        out.append(
+            Step(
+                i + 1,
+                kind,
+                value,
+                clause if isinstance(clause, str) else None,
+                seat if isinstance(seat, int) else None,
+                before,
+                after,
+            )
+        )
     return out
 
 
@@ -208,7 +219,9 @@ def heading(game: str, failure: Mapping[str, Any], entry: Mapping[str, Any] | No
     return out.append(f" ({game}, {failure.get('source', '?')}): {failure.get('message', '')}")
 
 
-def render_failure(game: str, failure: Mapping[str, Any], entry: Mapping[str, Any] | None = None, last: int = LAST_STEPS) -> RenderableType:
+def render_failure(
+    game: str, failure: Mapping[str, Any], entry: Mapping[str, Any] | None = None, last: int = LAST_STEPS
+) -> RenderableType:
     """Everything a person needs to understand and replay one failure.
 
     ``entry`` is the clause's line of the certificate (``{"status", "hits", "expected"?}``).

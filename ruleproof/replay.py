@@ -43,7 +43,9 @@ class ReplayOutcome:
         return "diverged" if self.diverged is not None else "fixed"
 
 
-def replay(trace: Trace, engine: CheckedEngine, props_cls: type[GameProperties], *, stop_at: str | None = None) -> ReplayOutcome:
+def replay(
+    trace: Trace, engine: CheckedEngine, props_cls: type[GameProperties], *, stop_at: str | None = None
+) -> ReplayOutcome:
     """Re-run a trace with the properties; ``stop_at`` ends it once that clause has failed."""
     found: list[tuple[int, Finding]] = []
     index = [0]
@@ -84,4 +86,3 @@ def _step(session: Session, event: Event) -> str:
         # a listed move refused is CONTRACT-MOVES-2 (recorded by the session); the game cannot follow the trace
         return "the engine refused this recorded move"
     return ""
-

@@ -15,8 +15,8 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from attrs import define, field, frozen
 from hypothesis import HealthCheck, Phase, Verbosity, settings
@@ -55,7 +55,9 @@ class Profile:
 PROFILES = {
     "dev": Profile("dev", max_examples=8, steps=150, derandomize=False, minimize_replays=12, minimize_total=60),
     "ci": Profile("ci", max_examples=30, steps=300, derandomize=True, minimize_replays=24, minimize_total=120),
-    "thorough": Profile("thorough", max_examples=400, steps=1000, derandomize=False, minimize_replays=200, minimize_total=4000),
+    "thorough": Profile(
+        "thorough", max_examples=400, steps=1000, derandomize=False, minimize_replays=200, minimize_total=4000
+    ),
 }
 
 for _p in PROFILES.values():  # also usable as Hypothesis profiles by name
@@ -75,7 +77,12 @@ class FindingStore:
     def sink(self, finding: Finding, session: Session) -> None:
         self.counts[finding.clause] += 1
         if finding.clause not in self.first:  # only the first of a clause keeps a trace: no copy per step
-            self.first[finding.clause] = (finding, session.trace(finding), self.source, time.perf_counter() - self.started)
+            self.first[finding.clause] = (
+                finding,
+                session.trace(finding),
+                self.source,
+                time.perf_counter() - self.started,
+            )
 
 
 def hypothesis_settings(profile: Profile) -> settings:
@@ -121,7 +128,17 @@ def certify_game(
         progress(game, "smoke stage")
         declared = smoke(engine, game, ledger, store.sink)
         if fixtures:
-            _run_fixtures(fixtures_for(game, declared, user_fixtures), engine, game, props_cls, ledger, store, report, progress, stopping)
+            _run_fixtures(
+                fixtures_for(game, declared, user_fixtures),
+                engine,
+                game,
+                props_cls,
+                ledger,
+                store,
+                report,
+                progress,
+                stopping,
+            )
         stage = "properties"
         if properties and not stopping.is_set() and not (stop_after and stop_after in store.first):
             _explore(engine, props_cls, declared, ledger, store, report, profile, seed, progress, stopping, stop_after)
@@ -139,8 +156,10 @@ def certify_game(
     if report.broken is not None or report.interrupted:
         _keep_unminimized(store, report)  # the verdicts so far stand, with their traces as recorded
     report.hits = dict(ledger.hits)
-    report.situations = {clause: {name: ledger.situations.get(clause, {}).get(name, 0) for name in names}
-                         for clause, names in props_cls.situations.items()}  # fmt: skip
+    report.situations = {
+        clause: {name: ledger.situations.get(clause, {}).get(name, 0) for name in names}
+        for clause, names in props_cls.situations.items()
+    }
     report.check_errors = [f"{what} (x{n})" for what, n in ledger.check_errors.items()]
     report.stats["calls"] = engine.calls - calls0
     report.clauses = verdicts(props_cls, declared, ledger, report)
@@ -148,8 +167,17 @@ def certify_game(
     return report
 
 
-def _run_fixtures(found: Sequence[Fixture], engine: CheckedEngine, game: str, props_cls: type[GameProperties], ledger: Ledger, store: FindingStore,
-                  report: GameReport, progress: Progress, stopping: threading.Event) -> None:  # fmt: skip
+def _run_fixtures(
+    found: Sequence[Fixture],
+    engine: CheckedEngine,
+    game: str,
+    props_cls: type[GameProperties],
+    ledger: Ledger,
+    store: FindingStore,
+    report: GameReport,
+    progress: Progress,
+    stopping: threading.Event,
+) -> None:
     for fx in found:  # bundled and --fixtures, under the engine's option values (scenarios.fixtures_for)
         if stopping.is_set():
             return
@@ -163,9 +191,19 @@ def _run_fixtures(found: Sequence[Fixture], engine: CheckedEngine, game: str, pr
     store.source = "properties"
 
 
-def _explore(engine: CheckedEngine, props_cls: type[GameProperties], declared: dict[str, Any], ledger: Ledger,
-             store: FindingStore, report: GameReport, profile: Profile, seed: int | None, progress: Progress,
-             stopping: threading.Event, stop_after: str | None) -> None:  # fmt: skip
+def _explore(
+    engine: CheckedEngine,
+    props_cls: type[GameProperties],
+    declared: dict[str, Any],
+    ledger: Ledger,
+    store: FindingStore,
+    report: GameReport,
+    profile: Profile,
+    seed: int | None,
+    progress: Progress,
+    stopping: threading.Event,
+    stop_after: str | None,
+) -> None:
     def skip(setup: Setup, why: str) -> None:
         note = f"setup {setup.to_json()}: {why}"
         if note not in report.skipped:
@@ -194,8 +232,14 @@ def _explore(engine: CheckedEngine, props_cls: type[GameProperties], declared: d
         raise run.broken
 
 
-def _minimize_all(engine: CheckedEngine, props_cls: type[GameProperties], store: FindingStore, report: GameReport,
-                  profile: Profile, stop_after: str | None) -> None:  # fmt: skip
+def _minimize_all(
+    engine: CheckedEngine,
+    props_cls: type[GameProperties],
+    store: FindingStore,
+    report: GameReport,
+    profile: Profile,
+    stop_after: str | None,
+) -> None:
     """Minimize each failing clause's first counterexample, then confirm it by one more replay."""
     left = profile.minimize_total
     replays = 0
@@ -217,8 +261,16 @@ def _minimize_all(engine: CheckedEngine, props_cls: type[GameProperties], store:
         fixture = store.fixtures.get(source)
         confirmed = at is not None or (fixture is not None and _fixture_fails(engine, props_cls, fixture, clause))
         report.failures.append(
-            Failure(trace.finding or finding, trace, source, confirmed, seconds, original, store.counts[clause],
-                    outcome.states[: len(trace.events)])  # fmt: skip
+            Failure(
+                trace.finding or finding,
+                trace,
+                source,
+                confirmed,
+                seconds,
+                original,
+                store.counts[clause],
+                outcome.states[: len(trace.events)],
+            )
         )
     report.stats["replays"] = replays
 
@@ -244,10 +296,14 @@ def _keep_unminimized(store: FindingStore, report: GameReport) -> None:
     done = {f.finding.clause for f in report.failures}
     for clause, (finding, trace, source, seconds) in store.first.items():
         if clause not in done:
-            report.failures.append(Failure(finding, trace, source, False, seconds, len(trace.events), store.counts[clause]))
+            report.failures.append(
+                Failure(finding, trace, source, False, seconds, len(trace.events), store.counts[clause])
+            )
 
 
-def verdicts(props_cls: type[GameProperties], declared: dict[str, Any], ledger: Ledger, report: GameReport) -> dict[str, str]:
+def verdicts(
+    props_cls: type[GameProperties], declared: dict[str, Any], ledger: Ledger, report: GameReport
+) -> dict[str, str]:
     """fail when violated; pass only when exercised and never violated; untested when never reached.
 
     A clause no behaviour can break on its own is ``covered`` when reached, never ``pass``.

@@ -11,9 +11,10 @@ transition of a fixture too.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from attrs import evolve, frozen
 
@@ -40,12 +41,14 @@ class Fixture:
     path: str
 
     @classmethod
-    def parse(cls, data: Any, path: str) -> "Fixture":
+    def parse(cls, data: Any, path: str) -> Fixture:
         try:
             schema.check("fixture", None, data, f"fixture {path}")
         except schema.SchemaError as err:
             raise FixtureError(str(err)) from None
-        return cls(data["id"], data["game"], data["title"], tuple(data["clauses"]), data["setup"], tuple(data["steps"]), path)
+        return cls(
+            data["id"], data["game"], data["title"], tuple(data["clauses"]), data["setup"], tuple(data["steps"]), path
+        )
 
 
 @frozen
@@ -94,15 +97,21 @@ def validate(fx: Fixture) -> None:
             raise FixtureError(f"fixture {fx.path} at clauses[{i}]: {clause!r} is not a clause of {fx.game}")
     for i, step in enumerate(fx.steps):
         if "clause" in step and step["clause"] not in known:
-            raise FixtureError(f"fixture {fx.path} at steps[{i}].clause: {step['clause']!r} is not a clause of {fx.game}")
+            raise FixtureError(
+                f"fixture {fx.path} at steps[{i}].clause: {step['clause']!r} is not a clause of {fx.game}"
+            )
         if "apply" in step:  # a move to reject may be malformed on purpose; one to apply may not
             move = step["apply"]
             defs = schema.load(fx.game).get("$defs", {})
-            kind = next((d for d in ("deal_move", "deal") if d in defs), "move") if move.get("type") == "deal" else "move"
+            kind = (
+                next((d for d in ("deal_move", "deal") if d in defs), "move") if move.get("type") == "deal" else "move"
+            )
             try:
                 schema.check(fx.game, kind, move, f"fixture {fx.path}")
             except schema.SchemaError as err:
-                raise FixtureError(f"fixture {fx.path} at steps[{i}].apply{'.' + err.path if err.path else ''}: {err.detail}") from None
+                raise FixtureError(
+                    f"fixture {fx.path} at steps[{i}].apply{'.' + err.path if err.path else ''}: {err.detail}"
+                ) from None
 
 
 def load_dirs(dirs: Sequence[str | Path], *, beside_bundled: bool = True) -> list[Fixture]:
@@ -160,7 +169,9 @@ def variants(fx: Fixture, declared: JSONObject) -> list[Fixture]:
     out = []
     for k in range(runs):
         chosen = {name: values[k % len(values)] for name, values in free.items()}
-        suffix = ",".join(f"{n}={json.dumps(v) if not isinstance(v, str) else v}" for n, v in chosen.items() if len(free[n]) > 1)
+        suffix = ",".join(
+            f"{n}={json.dumps(v) if not isinstance(v, str) else v}" for n, v in chosen.items() if len(free[n]) > 1
+        )
         setup = {**fx.setup, "options": {**named, **chosen}}
         out.append(evolve(fx, id=fx.id if k == 0 else f"{fx.id}[{suffix}]", setup=setup))
     return out
@@ -202,7 +213,9 @@ def matches(want: Any, got: Any, ordered: frozenset[str], *, zones: bool = False
     return bool(want == got)
 
 
-def run_fixture(fx: Fixture, engine: CheckedEngine, props_cls: type[GameProperties], ledger: Ledger, sink: Sink) -> FixtureResult:
+def run_fixture(
+    fx: Fixture, engine: CheckedEngine, props_cls: type[GameProperties], ledger: Ledger, sink: Sink
+) -> FixtureResult:
     """Run one fixture; every violation (of a property or an expectation) is handed to ``sink``.
 
     The game's properties check every transition.  A fixture is a script: once
@@ -259,10 +272,18 @@ def _apply(session: Session, move: JSONObject, clause: str, where: str) -> None:
     assert session.snap is not None
     listed = move.get("type") != "deal"
     if listed and move_key(move) not in session.snap.move_keys:
-        raise Violation(Finding(clause, f"{where} the rules allow this move but legal_moves does not list it",
-                                {"listed": move}, {"missing": move}))  # fmt: skip
+        raise Violation(
+            Finding(
+                clause,
+                f"{where} the rules allow this move but legal_moves does not list it",
+                {"listed": move},
+                {"missing": move},
+            )
+        )
     if not session.apply(move, listed=listed):
-        raise Violation(Finding(clause, f"{where} the engine refused a move the rules allow here", {"accepted": move}, "refused"))
+        raise Violation(
+            Finding(clause, f"{where} the engine refused a move the rules allow here", {"accepted": move}, "refused")
+        )
 
 
 def _expect(session: Session, expect: JSONObject, clause: str, where: str) -> None:
@@ -298,7 +319,14 @@ def _auto(session: Session, auto: JSONObject, clause: str, where: str) -> None:
         if snap.phase == "deal":
             deal = next(deals, None)
             if deal is None:  # the rules say the target state comes within these deals
-                raise Violation(Finding(clause, f"{where} the game needed another deal before reaching the expected state", auto["until"], _pick(auto["until"], snap.raw)))
+                raise Violation(
+                    Finding(
+                        clause,
+                        f"{where} the game needed another deal before reaching the expected state",
+                        auto["until"],
+                        _pick(auto["until"], snap.raw),
+                    )
+                )
             _apply(session, deal, clause, where)
         elif snap.phase == "over" or not snap.moves:
             break
@@ -308,7 +336,14 @@ def _auto(session: Session, auto: JSONObject, clause: str, where: str) -> None:
     snap = session.snap
     assert snap is not None
     if not matches(auto["until"], snap.raw, ordered):
-        raise Violation(Finding(clause, f"{where} auto play never reached the expected state", auto["until"], _pick(auto["until"], snap.raw)))
+        raise Violation(
+            Finding(
+                clause,
+                f"{where} auto play never reached the expected state",
+                auto["until"],
+                _pick(auto["until"], snap.raw),
+            )
+        )
 
 
 def _pick(want: Any, got: Any) -> Any:

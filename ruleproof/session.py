@@ -39,6 +39,7 @@ from ruleproof.properties.machinery import (
     summary,
 )
 
+
 @define
 class Ledger:
     """What the properties saw: hits per clause, findings not yet handed on, checks that crashed.
@@ -121,8 +122,12 @@ class Session:
         except Unsupported:
             raise
         except (BadRequest, IllegalMove) as err:
-            self._fail(CONTRACT_SETUP, f"new_game refused a setup the engine declared in hello ({err.kind}): {err.message}",
-                       "a state in phase deal", err.kind)  # fmt: skip
+            self._fail(
+                CONTRACT_SETUP,
+                f"new_game refused a setup the engine declared in hello ({err.kind}): {err.message}",
+                "a state in phase deal",
+                err.kind,
+            )
             self._flush()
             raise Unsupported(f"refused a declared setup: {err.message}") from None
         self.props = self.props_cls(setup, self.ledger)
@@ -175,10 +180,17 @@ class Session:
             self.ledger.hit(clause)
             self.ledger.hit(CONTRACT_ERROR)
         except BadRequest as err:
-            self._fail(CONTRACT_ERROR, f"a well-formed move that breaks {clause} was answered bad_request ({err.message}); "
-                       "the contract says illegal_move", "illegal_move", "bad_request")  # fmt: skip
+            self._fail(
+                CONTRACT_ERROR,
+                f"a well-formed move that breaks {clause} was answered bad_request ({err.message}); "
+                "the contract says illegal_move",
+                "illegal_move",
+                "bad_request",
+            )
         else:
-            self._fail(clause, f"the engine accepted a move that breaks {clause}", {"rejected": move}, {"accepted": move})
+            self._fail(
+                clause, f"the engine accepted a move that breaks {clause}", {"rejected": move}, {"accepted": move}
+            )
             self._moved(before, move, state)  # judged like any transition: invariants still hold or fail
             return
         self._unchanged(before)
@@ -215,12 +227,21 @@ class Session:
             except (IllegalMove, BadRequest) as err:
                 # a probe is meant to be refused, and so is a move refused the first time
                 if e.kind == "apply" and i not in self._refused:
-                    self._fail(CONTRACT_DETERMINISM, f"replaying the same moves, a move accepted the first time was refused: {err.message}",
-                               {"accepted": e.value}, err.kind)  # fmt: skip
+                    self._fail(
+                        CONTRACT_DETERMINISM,
+                        f"replaying the same moves, a move accepted the first time was refused: {err.message}",
+                        {"accepted": e.value},
+                        err.kind,
+                    )
         self.ledger.hit(CONTRACT_DETERMINISM)
         again = canonical(state, self.props_cls.ordered_zones)
         if again != final:
-            self._fail(CONTRACT_DETERMINISM, "replaying the same setup and moves gave a different state", summary(final), summary(again))
+            self._fail(
+                CONTRACT_DETERMINISM,
+                "replaying the same setup and moves gave a different state",
+                summary(final),
+                summary(again),
+            )
             self.snap = self.snapshot(state)
         self._flush()
 
@@ -245,14 +266,26 @@ class Session:
         self.ledger.hit(CONTRACT_PHASE)
         seen = {"to_act": snap.to_act, "moves": len(snap.moves)}
         if idle and (snap.to_act is not None or snap.moves):
-            self._fail(CONTRACT_PHASE, f"in phase {snap.phase!r} nobody acts and legal_moves is []", {"to_act": None, "moves": 0}, seen)
+            self._fail(
+                CONTRACT_PHASE,
+                f"in phase {snap.phase!r} nobody acts and legal_moves is []",
+                {"to_act": None, "moves": 0},
+                seen,
+            )
         if not idle and (snap.to_act is None or not snap.moves):
-            self._fail(CONTRACT_PHASE, f"in phase {snap.phase!r} a seat must act and have at least one legal move",
-                       {"to_act": "a seat", "moves": "at least 1"}, seen)  # fmt: skip
+            self._fail(
+                CONTRACT_PHASE,
+                f"in phase {snap.phase!r} a seat must act and have at least one legal move",
+                {"to_act": "a seat", "moves": "at least 1"},
+                seen,
+            )
         if snap.moves:
             self.ledger.hit(CONTRACT_DISTINCT)
             if len(snap.move_keys) != len(snap.moves):
                 dupes = [m for m, n in Counter(move_key(m) for m in snap.moves).items() if n > 1]
-                self._fail(CONTRACT_DISTINCT, "legal_moves lists a move more than once", "each move once",
-                           {"listed more than once": [orjson.loads(d) for d in dupes][:3]})  # fmt: skip
-
+                self._fail(
+                    CONTRACT_DISTINCT,
+                    "legal_moves lists a move more than once",
+                    "each move once",
+                    {"listed more than once": [orjson.loads(d) for d in dupes][:3]},
+                )

@@ -19,7 +19,8 @@ each game's ``start`` check) on a trace that replays: the trace is the one
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import BadRequest, IllegalMove, Unsupported
@@ -30,11 +31,20 @@ INT = "integer"  # an option whose contract values are integers in a range
 # the contract's option values per game (docs/rules/GAME.md): a list, or (INT, lo, hi)
 CONTRACT_VALUES: dict[str, dict[str, Any]] = {
     "black-maria": {"scoring": ["standard", "spades", "spot"], "target": (INT, 1, None)},
-    "idiot": {"decks": (INT, 1, None), "after_burn": ["next", "burner"], "six_burn": [3, 4],
-              "two_followup": ["optional", "none"], "ten_anytime": [True, False]},  # fmt: skip
+    "idiot": {
+        "decks": (INT, 1, None),
+        "after_burn": ["next", "burner"],
+        "six_burn": [3, 4],
+        "two_followup": ["optional", "none"],
+        "ten_anytime": [True, False],
+    },
     "fool": {"deck": ["assumed-2018"], "two_fools_from": [7, 8], "loss": ["net", "gross"]},
-    "moon": {"all_pass": ["redeal", "forced_bid"], "doubles_trump": [True, False], "shoot": ["wins_game", "scores_21"],
-             "target": (INT, 1, 21)},  # fmt: skip
+    "moon": {
+        "all_pass": ["redeal", "forced_bid"],
+        "doubles_trump": [True, False],
+        "shoot": ["wins_game", "scores_21"],
+        "target": (INT, 1, 21),
+    },
 }
 UNKNOWN = "no_such_option"
 
@@ -44,8 +54,13 @@ def defaults(game: str, players: int, sent: dict[str, Any]) -> dict[str, Any]:
     if game == "black-maria":
         return {"scoring": "standard", "target": 500 if sent.get("scoring") == "spot" else 100}
     if game == "idiot":
-        return {"decks": max(math.ceil(players / 3), math.ceil(9 * players / 52)), "after_burn": "next",
-                "six_burn": 3, "two_followup": "optional", "ten_anytime": True}  # fmt: skip
+        return {
+            "decks": max(math.ceil(players / 3), math.ceil(9 * players / 52)),
+            "after_burn": "next",
+            "six_burn": 3,
+            "two_followup": "optional",
+            "ten_anytime": True,
+        }
     if game == "fool":
         return {"deck": "assumed-2018", "two_fools_from": 7, "loss": "net"}
     if game == "moon":
@@ -110,10 +125,18 @@ def probes(game: str, declared: dict[str, Any]) -> list[tuple[Setup, str]]:
     return out
 
 
-def probe_setups(engine: CheckedEngine, game: str, declared: dict[str, Any], props_cls: type[GameProperties],
-                 ledger: Any, sink: Callable[[Finding, Any], None]) -> None:  # fmt: skip
+def probe_setups(
+    engine: CheckedEngine,
+    game: str,
+    declared: dict[str, Any],
+    props_cls: type[GameProperties],
+    ledger: Any,
+    sink: Callable[[Finding, Any], None],
+) -> None:
     """CONTRACT-SETUP-2 and -3 on a few ``new_game`` calls (the smoke stage runs this once per game)."""
-    from ruleproof.session import Session  # session imports the properties' machinery, which imports this module's users
+    from ruleproof.session import (
+        Session,
+    )  # session imports the properties' machinery, which imports this module's users
 
     for setup, what in probes(game, declared):
         try:
@@ -124,9 +147,19 @@ def probe_setups(engine: CheckedEngine, game: str, declared: dict[str, Any], pro
         except (IllegalMove, Unsupported) as err:
             session = Session(engine, props_cls, ledger, sink)
             session.events.append(Event("new_game", setup.to_json()))
-            sink(Finding(CONTRACT_OPTIONS, f"new_game with {what} must be a bad_request, not {err.kind}", "bad_request", err.kind), session)
+            sink(
+                Finding(
+                    CONTRACT_OPTIONS,
+                    f"new_game with {what} must be a bad_request, not {err.kind}",
+                    "bad_request",
+                    err.kind,
+                ),
+                session,
+            )
             continue
-        _start(engine, props_cls, ledger, sink, setup, CONTRACT_OPTIONS, f"new_game accepted {what}: bad_request expected")
+        _start(
+            engine, props_cls, ledger, sink, setup, CONTRACT_OPTIONS, f"new_game accepted {what}: bad_request expected"
+        )
     # every option left out: the defaults apply (only when each default is a value the engine declares)
     players = declared["players"][0]
     want = defaults(game, players, {})
@@ -141,14 +174,36 @@ def probe_setups(engine: CheckedEngine, game: str, declared: dict[str, Any], pro
     except (BadRequest, IllegalMove) as err:
         session = Session(engine, props_cls, ledger, sink)
         session.events.append(Event("new_game", bare.to_json()))
-        sink(Finding(CONTRACT_DEFAULTS, f"new_game with every option left out must apply the defaults, not answer {err.kind}",
-                     {"options": want}, err.kind), session)  # fmt: skip
+        sink(
+            Finding(
+                CONTRACT_DEFAULTS,
+                f"new_game with every option left out must apply the defaults, not answer {err.kind}",
+                {"options": want},
+                err.kind,
+            ),
+            session,
+        )
         return
-    _start(engine, props_cls, ledger, sink, bare, CONTRACT_DEFAULTS, "the properties could not read the state of a setup with defaults")
+    _start(
+        engine,
+        props_cls,
+        ledger,
+        sink,
+        bare,
+        CONTRACT_DEFAULTS,
+        "the properties could not read the state of a setup with defaults",
+    )
 
 
-def _start(engine: CheckedEngine, props_cls: type[GameProperties], ledger: Any, sink: Callable[[Finding, Any], None],
-           setup: Setup, clause: str, message: str) -> None:  # fmt: skip
+def _start(
+    engine: CheckedEngine,
+    props_cls: type[GameProperties],
+    ledger: Any,
+    sink: Callable[[Finding, Any], None],
+    setup: Setup,
+    clause: str,
+    message: str,
+) -> None:
     """Start an accepted probe setup through a Session: ``judge_start`` records what is wrong, on a
     trace that replays.  Properties that cannot even read such a setup record the finding here."""
     from ruleproof.session import Session
@@ -177,12 +232,22 @@ def judge_start(props: GameProperties, snap: Snapshot) -> None:
     for name, value in setup.options.items():
         why = forbidden(setup.game, name, value)
         if why is not None:
-            props.expect(CONTRACT_OPTIONS, False, f"new_game accepted a setup the contract forbids ({why}): bad_request expected",
-                         "bad_request", {"accepted": {name: value}})  # fmt: skip
+            props.expect(
+                CONTRACT_OPTIONS,
+                False,
+                f"new_game accepted a setup the contract forbids ({why}): bad_request expected",
+                "bad_request",
+                {"accepted": {name: value}},
+            )
     # only the probe's setup with every option left out: the kit sends it only when the engine declares
     # every default (a setup leaving out an option the engine cannot take at its default proves nothing)
     left_out = defaults(setup.game, setup.players, {}) if not setup.options else {}
     if left_out:
         got = {k: snap.options.get(k) for k in left_out}
-        props.expect(CONTRACT_DEFAULTS, got == left_out, "an option left out of new_game takes the contract's default",
-                     left_out, got)  # fmt: skip
+        props.expect(
+            CONTRACT_DEFAULTS,
+            got == left_out,
+            "an option left out of new_game takes the contract's default",
+            left_out,
+            got,
+        )

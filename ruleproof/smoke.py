@@ -72,8 +72,11 @@ def smoke(engine: CheckedEngine, game: str, ledger: Ledger, sink: Sink) -> dict[
             if session.snap.moves:
                 _accepts(session, session.snap.moves[0], "the first listed legal move", listed=True)
         return declared
-    raise AdapterBroken("smoke", f"new_game refused every setup the engine declared: {'; '.join(refusals)[:300]}",
-                        sent=_setup_json(_candidates(game, declared)[-1][0]))  # fmt: skip
+    raise AdapterBroken(
+        "smoke",
+        f"new_game refused every setup the engine declared: {'; '.join(refusals)[:300]}",
+        sent=_setup_json(_candidates(game, declared)[-1][0]),
+    )
 
 
 def _candidates(game: str, declared: JSONObject) -> list[tuple[Setup, Move | None]]:
@@ -82,7 +85,9 @@ def _candidates(game: str, declared: JSONObject) -> list[tuple[Setup, Move | Non
     for fx in bundled(game):
         deal = next((s["apply"] for s in fx.steps if "apply" in s and s["apply"].get("type") == "deal"), None)
         if deal is not None and unsupported_reason(fx, declared) is None:
-            out.append((Setup(game, fx.setup["players"], fx.setup["dealer"], dict(fx.setup.get("options") or {})), deal))
+            out.append(
+                (Setup(game, fx.setup["players"], fx.setup["dealer"], dict(fx.setup.get("options") or {})), deal)
+            )
             break
     options = {k: (v[0] if isinstance(v, list) else v["min"]) for k, v in declared.get("options", {}).items()}
     out.append((Setup(game, declared["players"][0], 0, {k: v for k, v in options.items() if v != "custom"}), None))
@@ -109,18 +114,29 @@ def _accepts(session: Session, move: Move, what: str, *, listed: bool) -> bool:
     sent = {"method": "apply", "params": {"move": move}}
     ordered = session.props_cls.ordered_zones
     if canonical(after.raw, ordered) == canonical(before.raw, ordered):
-        raise AdapterBroken("stale_state", f"{what} was accepted but apply returned the state from before it", sent=sent, received=after.raw)
+        raise AdapterBroken(
+            "stale_state",
+            f"{what} was accepted but apply returned the state from before it",
+            sent=sent,
+            received=after.raw,
+        )
     now = session.engine.state()
     if canonical(now, ordered) != canonical(after.raw, ordered):
-        raise AdapterBroken("stale_state", f"after {what}, state returns something other than what apply returned",
-                            sent={**sent, "then": {"method": "state"}}, received={"apply": after.raw, "state": now})  # fmt: skip
+        raise AdapterBroken(
+            "stale_state",
+            f"after {what}, state returns something other than what apply returned",
+            sent={**sent, "then": {"method": "state"}},
+            received={"apply": after.raw, "state": now},
+        )
     return True
 
 
 class _Smallest:
     """A stand-in for Hypothesis's ``data`` that answers every draw with its simplest value."""
 
-    SETTINGS = settings(database=None, max_examples=10, phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck))
+    SETTINGS = settings(
+        database=None, max_examples=10, phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck)
+    )
 
     def draw(self, strategy: st.SearchStrategy[Any], label: Any = None) -> Any:
         return find(strategy, lambda _: True, settings=self.SETTINGS)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from attrs import frozen
 
@@ -76,7 +77,20 @@ LAYOUTS = {
 }
 MARKS = (("dealer", "dealer"), ("to act", "to_act"), ("leader", "leader"))  # (label, STATE field naming a seat)
 # Top-level fields drawn by the table itself; every other field is listed as JSON.
-DRAWN = {"game", "players", "options", "dealer", "phase", "to_act", "round", "zones", "scores", "result", "trick_seats", "leader"}
+DRAWN = {
+    "game",
+    "players",
+    "options",
+    "dealer",
+    "phase",
+    "to_act",
+    "round",
+    "zones",
+    "scores",
+    "result",
+    "trick_seats",
+    "leader",
+}
 
 
 @frozen
@@ -131,7 +145,14 @@ def _players(state: Mapping[str, Any], zones: Mapping[str, Any]) -> int:
     return max(seats, default=-1) + 1
 
 
-def _zone(game: str, name: str, cards: Sequence[Any], before: Mapping[str, list[Any]] | None, counted: bool = False, labels: tuple[str, ...] = ()) -> Zone:
+def _zone(
+    game: str,
+    name: str,
+    cards: Sequence[Any],
+    before: Mapping[str, list[Any]] | None,
+    counted: bool = False,
+    labels: tuple[str, ...] = (),
+) -> Zone:
     pieces = tuple(piece(game, c) for c in cards)
     if before is None:
         return Zone(name, pieces, counted, labels)
@@ -161,10 +182,14 @@ def table_of(state: Mapping[str, Any], before: Mapping[str, Any] | None = None) 
     seats = []
     for s in range(n):
         names = [z for z in layout.seat_zones if f"{z}/{s}" in zones]
-        names += sorted(z.split("/")[0] for z in zones if z.endswith(f"/{s}") and z.split("/")[0] not in layout.seat_zones)
+        names += sorted(
+            z.split("/")[0] for z in zones if z.endswith(f"/{s}") and z.split("/")[0] not in layout.seat_zones
+        )
         seat_zones = tuple(_rename(_zone(game, f"{z}/{s}", zones[f"{z}/{s}"], was), z) for z in names)
         seen.update(f"{z}/{s}" for z in names)
-        marks = tuple(m for m, key in MARKS if type(state.get(key)) is int and state.get(key) == s)  # True is not seat 1
+        marks = tuple(
+            m for m, key in MARKS if type(state.get(key)) is int and state.get(key) == s
+        )  # True is not seat 1
         fields = [("score", v) for v in [_seat_value(state.get("scores"), s)] if v is not None]
         fields += [(f, v) for f in layout.seat_fields for v in [_seat_value(state.get(f), s)] if v is not None]
         seats.append(Seat(s, marks, seat_zones, tuple(fields)))
@@ -180,12 +205,16 @@ def table_of(state: Mapping[str, Any], before: Mapping[str, Any] | None = None) 
             labels = tuple(f"seat {compact(t)}" for t in trick_seats)
         shared.append(_zone(game, name, zones[name], was, counted=name in layout.counted, labels=labels))
 
-    headline = [(k, state[k] if isinstance(state[k], str) else compact(state[k])) for k in ("phase", "round") if k in state]
+    headline = [
+        (k, state[k] if isinstance(state[k], str) else compact(state[k])) for k in ("phase", "round") if k in state
+    ]
     if isinstance(state.get("options"), dict):
         headline.append(("options", compact(state["options"])))
     info = tuple((k, compact(v)) for k, v in state.items() if k not in DRAWN and k not in layout.seat_fields)
     result = state.get("result")
-    return TableView(game, tuple(headline), tuple(seats), tuple(shared), info, None if result is None else compact(result))
+    return TableView(
+        game, tuple(headline), tuple(seats), tuple(shared), info, None if result is None else compact(result)
+    )
 
 
 def _rename(zone: Zone, name: str) -> Zone:

@@ -14,9 +14,10 @@ import random
 from pathlib import Path
 from typing import Any
 
+from ruleproof.reference import ReferenceEngine
+
 from ruleproof.engine import EngineError
 from ruleproof.findings import Event, Finding, Trace
-from ruleproof.reference import ReferenceEngine
 from ruleproof.report import Failure
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -65,7 +66,9 @@ def played_failure(game: str, moves: int, seed: int = 1) -> Failure:
         states.append(engine.apply(move))
     last = events[-1].value
     finding = Finding("CONTRACT-MOVES-1", "the engine lists a move twice", [last, {"type": "pass"}], [last, last])
-    return Failure(finding, Trace(game, tuple(events), finding), "properties", True, 1.5, len(events) * 4, 3, tuple(states))
+    return Failure(
+        finding, Trace(game, tuple(events), finding), "properties", True, 1.5, len(events) * 4, 3, tuple(states)
+    )
 
 
 def certificate(failures: dict[str, Failure], statuses: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
@@ -78,8 +81,20 @@ def certificate(failures: dict[str, Failure], statuses: dict[str, dict[str, str]
             "verdict": "fail",
             "seconds": 1.5,
             "clauses": clauses,
-            "failures": [{**failure.to_json(), "trace_file": f"ruleproof-traces/{game}-X.json", "replay": f"ruleproof replay ruleproof-traces/{game}-X.json"}],
+            "failures": [
+                {
+                    **failure.to_json(),
+                    "trace_file": f"ruleproof-traces/{game}-X.json",
+                    "replay": f"ruleproof replay ruleproof-traces/{game}-X.json",
+                }
+            ],
             "fixtures": {},
             "skipped": [],
         }
-    return {"verdict": "fail", "engine": {"name": "sample", "version": "1"}, "profile": "dev", "seed": None, "games": games}
+    return {
+        "verdict": "fail",
+        "engine": {"name": "sample", "version": "1"},
+        "profile": "dev",
+        "seed": None,
+        "games": games,
+    }

@@ -38,7 +38,9 @@ def test_the_page_has_the_commands_it_promises() -> None:
     subcommands = [argv[0] for argv in COMMAND_LINES]
     assert subcommands.count("certify") >= 6, "GitHub (2), GitLab (2), pre-commit, git hook, pinning"
     assert "fixtures" in subcommands
-    assert any("--expect" in argv and "--baseline" in argv and "--html" in argv and "--junit" in argv for argv in COMMAND_LINES)
+    assert any(
+        "--expect" in argv and "--baseline" in argv and "--html" in argv and "--junit" in argv for argv in COMMAND_LINES
+    )
     assert any("--from-trace" in argv for argv in COMMAND_LINES)
 
 

@@ -15,8 +15,20 @@ MUTANT = "tests.mutants.black_maria:PassLeft.engine"
 
 def certify(tmp_path: Path, *extra: str) -> tuple[int, dict, Path]:
     cert = tmp_path / "cert.json"
-    status = main(["certify", "--game", "black-maria", "--json", str(cert), "--junit", str(tmp_path / "junit.xml"),
-                   "--traces", str(tmp_path / "traces"), *extra])  # fmt: skip
+    status = main(
+        [
+            "certify",
+            "--game",
+            "black-maria",
+            "--json",
+            str(cert),
+            "--junit",
+            str(tmp_path / "junit.xml"),
+            "--traces",
+            str(tmp_path / "traces"),
+            *extra,
+        ]
+    )
     return status, json.loads(cert.read_text()), tmp_path
 
 
@@ -59,7 +71,9 @@ def test_wrong_calls_exit_2(tmp_path: Path) -> None:
     assert exc.value.code == 2
 
 
-def test_an_engine_that_breaks_the_schema_is_broken_not_failed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_engine_that_breaks_the_schema_is_broken_not_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, cert, _ = certify(tmp_path, "--profile", "dev", "--engine", "tests.test_cli_and_certificate:SchemaBreaker")
     assert status == 2
     broken = cert["games"]["black-maria"]["broken"]

@@ -54,11 +54,17 @@ def usage(capsys: pytest.CaptureFixture[str], *args: str, words: tuple[str, ...]
     one_line_error(err, *words)
 
 
-def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, limit: float = 120) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, limit: float = 120
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [PY, "-m", "ruleproof.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=limit,
+        [PY, "-m", "ruleproof.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=limit,
         env={**os.environ, "COLUMNS": "200", **(env or {})},
-    )  # fmt: skip
+    )
 
 
 # -- probe 1: a factory that cannot give an engine ------------------------------------------------
@@ -73,8 +79,18 @@ def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, lim
         ("NoClose", ("returned a NoClose without close()",)),
     ],
 )
-def test_probe1_factory_that_gives_no_engine(factory: str, words: tuple[str, ...], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    usage(capsys, "certify", "--engine", f"{INPROC}:{factory}", "--traces", str(tmp_path), words=(f"--engine {INPROC}:{factory}", *words))
+def test_probe1_factory_that_gives_no_engine(
+    factory: str, words: tuple[str, ...], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    usage(
+        capsys,
+        "certify",
+        "--engine",
+        f"{INPROC}:{factory}",
+        "--traces",
+        str(tmp_path),
+        words=(f"--engine {INPROC}:{factory}", *words),
+    )
 
 
 # -- probe 2: a module that fails at import ---------------------------------------------------------
@@ -90,8 +106,13 @@ def test_probe1_factory_that_gives_no_engine(factory: str, words: tuple[str, ...
     ],
     ids=["raises", "syntax-error", "exits", "missing-dependency"],
 )
-def test_probe2_module_that_fails_at_import(source: str, words: tuple[str, ...], capsys: pytest.CaptureFixture[str],
-                                            tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_probe2_module_that_fails_at_import(
+    source: str,
+    words: tuple[str, ...],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     name = f"probe2_{abs(hash(source))}"
     (tmp_path / f"{name}.py").write_text(source)
     monkeypatch.chdir(tmp_path)
@@ -100,19 +121,43 @@ def test_probe2_module_that_fails_at_import(source: str, words: tuple[str, ...],
 
 
 def test_probe2_missing_attribute_and_not_callable(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    usage(capsys, "certify", "--engine", f"{INPROC}:Nope", "--traces", str(tmp_path), words=("has no attribute 'Nope'",))
-    usage(capsys, "certify", "--engine", f"{INPROC}:os", "--traces", str(tmp_path), words=("is a module, not a class or function",))
+    usage(
+        capsys, "certify", "--engine", f"{INPROC}:Nope", "--traces", str(tmp_path), words=("has no attribute 'Nope'",)
+    )
+    usage(
+        capsys,
+        "certify",
+        "--engine",
+        f"{INPROC}:os",
+        "--traces",
+        str(tmp_path),
+        words=("is a module, not a class or function",),
+    )
 
 
 # -- probe 3: nothing to judge is not a pass --------------------------------------------------------
 
 
 def test_probe3_engine_declaring_no_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    usage(capsys, "certify", "--engine", f"{INPROC}:NoGames", "--traces", str(tmp_path), words=("declares no game", "hello.games"))
+    usage(
+        capsys,
+        "certify",
+        "--engine",
+        f"{INPROC}:NoGames",
+        "--traces",
+        str(tmp_path),
+        words=("declares no game", "hello.games"),
+    )
 
 
 def test_probe3_no_fixtures_and_no_properties(capsys: pytest.CaptureFixture[str]) -> None:
-    usage(capsys, "certify", "--no-fixtures", "--no-properties", words=("--no-fixtures", "--no-properties", "nothing to judge"))
+    usage(
+        capsys,
+        "certify",
+        "--no-fixtures",
+        "--no-properties",
+        words=("--no-fixtures", "--no-properties", "nothing to judge"),
+    )
 
 
 def test_probe3_a_game_with_nothing_judged_does_not_pass() -> None:
@@ -140,13 +185,27 @@ def test_probe4_empty_and_unbalanced_engine_cmd(capsys: pytest.CaptureFixture[st
 # -- probe 5: a wire that breaks deep in a run is reported as what it is ----------------------------
 
 
-@pytest.mark.parametrize("kind,reported", [("hang", "timeout"), ("wrong_id", "wrong_id"), ("huge_line", "too_long"), ("not_json", "not_json")])
+@pytest.mark.parametrize(
+    "kind,reported",
+    [("hang", "timeout"), ("wrong_id", "wrong_id"), ("huge_line", "too_long"), ("not_json", "not_json")],
+)
 def test_probe5_late_break_is_not_nondeterminism(kind: str, reported: str, tmp_path: Path) -> None:
     cert = tmp_path / "cert.json"
     proc = run_cli(
-        "certify", "--engine-cmd", shlex.join([PY, str(BROKEN / "late.py"), kind, "3000"]), "--game", "black-maria",
-        "--profile", "dev", "--timeout", "2", "--json", str(cert), "--traces", str(tmp_path / "traces"),
-    )  # fmt: skip
+        "certify",
+        "--engine-cmd",
+        shlex.join([PY, str(BROKEN / "late.py"), kind, "3000"]),
+        "--game",
+        "black-maria",
+        "--profile",
+        "dev",
+        "--timeout",
+        "2",
+        "--json",
+        str(cert),
+        "--traces",
+        str(tmp_path / "traces"),
+    )
     assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
     game = json.loads(cert.read_text())["games"]["black-maria"]
     assert game["verdict"] == "broken" and game["broken"]["kind"] == reported, game.get("broken")
@@ -160,10 +219,19 @@ def test_probe5_late_break_is_not_nondeterminism(kind: str, reported: str, tmp_p
 def test_probe6_engine_helpers_end_with_the_engine(mode: str, tmp_path: Path) -> None:
     pidfile = tmp_path / "pids"
     proc = run_cli(
-        "certify", "--engine-cmd", shlex.join([PY, str(BROKEN / "spawns.py"), mode]), "--game", "black-maria",
-        "--profile", "dev", "--timeout", "5", "--traces", str(tmp_path / "traces"),
+        "certify",
+        "--engine-cmd",
+        shlex.join([PY, str(BROKEN / "spawns.py"), mode]),
+        "--game",
+        "black-maria",
+        "--profile",
+        "dev",
+        "--timeout",
+        "5",
+        "--traces",
+        str(tmp_path / "traces"),
         env={"BROKEN_ENGINE_PIDFILE": str(pidfile)},
-    )  # fmt: skip
+    )
     out = proc.stdout + proc.stderr
     pids = [int(p) for p in pidfile.read_text().split()]
     try:
@@ -197,7 +265,9 @@ def test_probe7_seed_must_be_an_integer(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.parametrize("flag", ["--json", "--junit"])
-def test_probe8_output_file_checked_before_the_run(flag: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_probe8_output_file_checked_before_the_run(
+    flag: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     started = time.monotonic()
@@ -215,7 +285,9 @@ def test_probe8_traces_folder_checked_before_the_run(capsys: pytest.CaptureFixtu
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     usage(capsys, "certify", "--traces", str(blocker), words=("--traces", "is not a folder"))
-    usage(capsys, "certify", "--traces", str(blocker / "deeper" / "traces"), words=("--traces", "which is not a folder"))
+    usage(
+        capsys, "certify", "--traces", str(blocker / "deeper" / "traces"), words=("--traces", "which is not a folder")
+    )
 
 
 def test_probe8_atomic_write_replaces_whole_or_not_at_all(tmp_path: Path) -> None:
@@ -245,15 +317,26 @@ def _umask() -> int:
     "content,words",
     [
         ([1, 2], ("a trace must be a JSON object",)),
-        ({"game": "chess", "steps": [{"new_game": {"game": "chess", "players": 3, "dealer": 0}}]}, ("game: 'chess'", "not a game the kit knows")),
+        (
+            {"game": "chess", "steps": [{"new_game": {"game": "chess", "players": 3, "dealer": 0}}]},
+            ("game: 'chess'", "not a game the kit knows"),
+        ),
         ({"game": "moon", "steps": [{"apply": {"type": "deal"}}]}, ("steps[0]", "new_game")),
         ({"game": "moon", "steps": []}, ("steps", "non-empty")),
-        ({"game": "moon", "steps": [{"new_game": {"game": "fool", "players": 3, "dealer": 0}}]}, ("steps[0].new_game.game",)),
-        ({"game": "moon", "steps": [{"new_game": {"game": "moon", "players": "3", "dealer": 0}}]}, ("new_game.players",)),
+        (
+            {"game": "moon", "steps": [{"new_game": {"game": "fool", "players": 3, "dealer": 0}}]},
+            ("steps[0].new_game.game",),
+        ),
+        (
+            {"game": "moon", "steps": [{"new_game": {"game": "moon", "players": "3", "dealer": 0}}]},
+            ("new_game.players",),
+        ),
     ],
     ids=["array", "unknown-game", "no-new-game", "no-steps", "other-game", "bad-players"],
 )
-def test_probe9_replay_of_a_bad_trace(content: Any, words: tuple[str, ...], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_probe9_replay_of_a_bad_trace(
+    content: Any, words: tuple[str, ...], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     path = tmp_path / "trace.json"
     path.write_text(json.dumps(content))
     usage(capsys, "replay", str(path), words=(str(path), *words))
@@ -266,11 +349,18 @@ def test_probe9_replay_of_a_file_that_is_not_json(capsys: pytest.CaptureFixture[
     usage(capsys, "replay", str(tmp_path / "t.json"), words=("not JSON", "line 1"))
 
 
-def test_probe9_a_replay_that_cannot_follow_the_trace_diverges(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_probe9_a_replay_that_cannot_follow_the_trace_diverges(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     # issue 11: DIVERGED is what a fix looks like (the engine no longer lists a recorded move); exit 0, never FIXED
-    trace = {"game": "black-maria", "violation": {"clause": "BM-DEAL-1", "message": "accepted a short deal"},
-             "steps": [{"new_game": {"game": "black-maria", "players": 4, "dealer": 0, "options": {}}},
-                       {"apply": {"type": "play", "card": "2C"}}]}  # fmt: skip
+    trace = {
+        "game": "black-maria",
+        "violation": {"clause": "BM-DEAL-1", "message": "accepted a short deal"},
+        "steps": [
+            {"new_game": {"game": "black-maria", "players": 4, "dealer": 0, "options": {}}},
+            {"apply": {"type": "play", "card": "2C"}},
+        ],
+    }
     path = tmp_path / "trace.json"
     path.write_text(json.dumps(trace))
     status, out, err = run_main(capsys, "replay", str(path))
@@ -309,17 +399,48 @@ def test_debug_shows_the_traceback(capsys: pytest.CaptureFixture[str]) -> None:
 def run_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "pytest.ini").write_text("[pytest]\n")  # not the kit's own configuration (-n 2, testpaths)
     return subprocess.run(
-        [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", str(tmp_path / "pytest.ini"), "--rootdir", str(tmp_path),
-         "--ruleproof-traces", str(tmp_path / "traces"), *args, str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "200"},
-    )  # fmt: skip
+        [
+            PY,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-c",
+            str(tmp_path / "pytest.ini"),
+            "--rootdir",
+            str(tmp_path),
+            "--ruleproof-traces",
+            str(tmp_path / "traces"),
+            *args,
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},
+    )
 
 
 def test_probe14_engine_refusing_every_deal_fails_in_both(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     engine = f"{INPROC}:RefusesEveryDeal"
-    status, out, _ = run_main(capsys, "certify", "--engine", engine, "--game", "black-maria", "--profile", "dev", "--traces", str(tmp_path / "t"))
+    status, out, _ = run_main(
+        capsys,
+        "certify",
+        "--engine",
+        engine,
+        "--game",
+        "black-maria",
+        "--profile",
+        "dev",
+        "--traces",
+        str(tmp_path / "t"),
+    )
     assert status == 1, out[-3000:]
-    proc = run_pytest(tmp_path, "--ruleproof-engine", engine, "--ruleproof-game", "black-maria", "--ruleproof-profile", "dev")
+    proc = run_pytest(
+        tmp_path, "--ruleproof-engine", engine, "--ruleproof-game", "black-maria", "--ruleproof-profile", "dev"
+    )
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " failed" in proc.stdout.splitlines()[-1], proc.stdout[-1000:]
 
@@ -342,8 +463,15 @@ def fake(engine, game, profile, **kw):
 ruleproof.runner.certify_game = fake
 """
     )
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--ruleproof", "--ruleproof-game", "moon",
-                                "--ruleproof-traces", str(pytester.path / "traces"))  # fmt: skip
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--ruleproof",
+        "--ruleproof-game",
+        "moon",
+        "--ruleproof-traces",
+        str(pytester.path / "traces"),
+    )
     result.assert_outcomes(failed=1, passed=len(_moon_clauses()))
     result.stdout.fnmatch_lines(["*moon::verdict*", "*NOPE-1*the engine refused every deal*"])
 
@@ -358,11 +486,15 @@ def test_plugin_options_are_prefixed_and_checked_like_the_cli(tmp_path: Path) ->
     proc = run_pytest(tmp_path, "--engine", "x:Y")
     assert proc.returncode == 4 and "unrecognized arguments: --engine" in proc.stderr, proc.stderr[-2000:]
     proc = run_pytest(tmp_path, "--ruleproof", "--ruleproof-timeout", "nan")
-    assert proc.returncode == 4 and "--ruleproof-timeout: must be a positive, finite number" in proc.stderr, proc.stderr[-2000:]
+    assert proc.returncode == 4 and "--ruleproof-timeout: must be a positive, finite number" in proc.stderr, (
+        proc.stderr[-2000:]
+    )
     proc = run_pytest(tmp_path, "--ruleproof-engine-cmd", "")
     assert proc.returncode == 4 and "--ruleproof-engine-cmd is empty" in proc.stderr, proc.stderr[-2000:]
     proc = run_pytest(tmp_path, "--ruleproof-engine", f"{INPROC}:returns_42")
-    assert proc.returncode == 4 and "--ruleproof-engine" in proc.stderr and "returned 42" in proc.stderr, proc.stderr[-2000:]
+    assert proc.returncode == 4 and "--ruleproof-engine" in proc.stderr and "returned 42" in proc.stderr, proc.stderr[
+        -2000:
+    ]
 
 
 def test_plugin_imports_nothing_heavy_at_start() -> None:
@@ -384,8 +516,22 @@ def test_profile_names_match_the_runner() -> None:
 def test_probe15_in_process_hang_is_broken_timeout(tmp_path: Path) -> None:
     cert = tmp_path / "cert.json"
     started = time.monotonic()
-    proc = run_cli("certify", "--engine", f"{INPROC}:LoopsForever", "--game", "black-maria", "--profile", "dev", "--timeout", "1",
-                   "--json", str(cert), "--traces", str(tmp_path / "traces"), limit=60)  # fmt: skip
+    proc = run_cli(
+        "certify",
+        "--engine",
+        f"{INPROC}:LoopsForever",
+        "--game",
+        "black-maria",
+        "--profile",
+        "dev",
+        "--timeout",
+        "1",
+        "--json",
+        str(cert),
+        "--traces",
+        str(tmp_path / "traces"),
+        limit=60,
+    )
     assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert time.monotonic() - started < 30
     broken = json.loads(cert.read_text())["games"]["black-maria"]["broken"]
@@ -418,12 +564,27 @@ def test_probe15_an_abandoned_call_stops_taking_the_cpu() -> None:
 def test_probe16_max_time_writes_a_partial_certificate(tmp_path: Path) -> None:
     cert = tmp_path / "cert.json"
     started = time.monotonic()
-    proc = run_cli("certify", "--game", "black-maria", "--game", "moon", "--profile", "thorough", "--max-time", "2",
-                   "--json", str(cert), "--traces", str(tmp_path / "traces"))  # fmt: skip
+    proc = run_cli(
+        "certify",
+        "--game",
+        "black-maria",
+        "--game",
+        "moon",
+        "--profile",
+        "thorough",
+        "--max-time",
+        "2",
+        "--json",
+        str(cert),
+        "--traces",
+        str(tmp_path / "traces"),
+    )
     assert time.monotonic() - started < 60
     assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
     data = json.loads(cert.read_text())
-    assert data["interrupted"] is True and data["interrupted_by"] == "--max-time 2s" and data["verdict"] == "interrupted"
+    assert (
+        data["interrupted"] is True and data["interrupted_by"] == "--max-time 2s" and data["verdict"] == "interrupted"
+    )
     assert data["not_run"] == ["moon"]
     game = data["games"]["black-maria"]
     assert game["interrupted"] is True and game["verdict"] == "interrupted"
@@ -431,14 +592,35 @@ def test_probe16_max_time_writes_a_partial_certificate(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cert.json"]  # no temporary file; no trace (nothing failed)
 
 
-@pytest.mark.parametrize("engine", [(), ("--engine-cmd", shlex.join([PY, str(BROKEN / "hangs.py")]), "--timeout", "100")], ids=["reference", "hung-engine"])
+@pytest.mark.parametrize(
+    "engine",
+    [(), ("--engine-cmd", shlex.join([PY, str(BROKEN / "hangs.py")]), "--timeout", "100")],
+    ids=["reference", "hung-engine"],
+)
 def test_probe16_sigterm_writes_a_partial_certificate(engine: tuple[str, ...], tmp_path: Path) -> None:
     cert, pidfile = tmp_path / "cert.json", tmp_path / "pids"
     proc = subprocess.Popen(
-        [PY, "-m", "ruleproof.cli", "certify", "--game", "black-maria", "--profile", "thorough", *engine,
-         "--json", str(cert), "--traces", str(tmp_path / "traces")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "BROKEN_ENGINE_PIDFILE": str(pidfile)},
-    )  # fmt: skip
+        [
+            PY,
+            "-m",
+            "ruleproof.cli",
+            "certify",
+            "--game",
+            "black-maria",
+            "--profile",
+            "thorough",
+            *engine,
+            "--json",
+            str(cert),
+            "--traces",
+            str(tmp_path / "traces"),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "BROKEN_ENGINE_PIDFILE": str(pidfile)},
+    )
     time.sleep(3)  # under way (the hung engine now waits in its 8th apply)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=30)
@@ -526,13 +708,14 @@ def test_two_seeds_explore_differently(capsys: pytest.CaptureFixture[str], tmp_p
 
 def test_explore_runs_each_example_and_honours_the_seed() -> None:
     from hypothesis import Phase, settings
-    from hypothesis import strategies as st
 
     from ruleproof.draws import drawn_seed, explore
 
     def collect(seed: int | None, derandomize: bool) -> list[int]:
         seen: list[int] = []
-        config = settings(max_examples=10, derandomize=derandomize, database=None, phases=(Phase.generate,), deadline=None)
+        config = settings(
+            max_examples=10, derandomize=derandomize, database=None, phases=(Phase.generate,), deadline=None
+        )
         explore(lambda data: seen.append(data.draw(drawn_seed())), config, seed)
         return seen
 

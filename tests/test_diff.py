@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from ruleproof.properties import available_games
+from ruleproof.reference import ReferenceEngine
 
 from ruleproof.diff import DIFF_PROFILES, DiffProfile, DiffUsage, diff
 from ruleproof.lockstep import WitnessedEngine, contract_view, is_ignored, state_differences
-from ruleproof.properties import available_games
-from ruleproof.reference import ReferenceEngine
 from tests.mutants import Mutant, all_mutants
 
 # derandomized like ci, fewer replays to minimize: the same verdicts, a fraction of the time
@@ -60,7 +60,15 @@ def test_every_gallery_mutant_diverges_at_its_rule(mutant: Mutant) -> None:
 def test_after_burn_next_against_burner_first_diverges_right_after_a_burn() -> None:
     from ruleproof.replay import replay
 
-    result = diff(reference(), reference(), "idiot", TEST, options={"after_burn": "next"}, vs_options={"after_burn": "burner"}, stop_after=1)
+    result = diff(
+        reference(),
+        reference(),
+        "idiot",
+        TEST,
+        options={"after_burn": "next"},
+        vs_options={"after_burn": "burner"},
+        stop_after=1,
+    )
     assert result.exit_status == 1
     first = result.divergences[0]
     assert first.difference.field in ("to_act", "legal_moves"), first.difference
@@ -76,7 +84,9 @@ def test_after_burn_next_against_burner_first_diverges_right_after_a_burn() -> N
 def test_the_reference_over_a_pipe_is_the_same_as_in_process(game: str, tmp_path: Path) -> None:
     out = tmp_path / "diff.json"
     serve = f"{sys.executable} -m ruleproof.cli serve --game {game}"
-    assert main("diff", "--game", game, "--engine-cmd", serve, "--profile", "dev", "--seed", "1", "--json", str(out)) == 0
+    assert (
+        main("diff", "--game", game, "--engine-cmd", serve, "--profile", "dev", "--seed", "1", "--json", str(out)) == 0
+    )
     data = json.loads(out.read_text())
     assert data["verdict"] == "same" and data["divergences"] == []
     assert data["a"]["name"] == data["b"]["name"]
@@ -84,8 +94,21 @@ def test_the_reference_over_a_pipe_is_the_same_as_in_process(game: str, tmp_path
 
 def test_json_shape_and_trace_files(tmp_path: Path) -> None:
     out = tmp_path / "diff.json"
-    status = main("diff", "--game", "black-maria", "--vs", "tests.mutants.black_maria:PassLeft.engine",
-                  "--profile", "dev", "--seed", "3", "--json", str(out), "--traces", str(tmp_path / "traces"))  # fmt: skip
+    status = main(
+        "diff",
+        "--game",
+        "black-maria",
+        "--vs",
+        "tests.mutants.black_maria:PassLeft.engine",
+        "--profile",
+        "dev",
+        "--seed",
+        "3",
+        "--json",
+        str(out),
+        "--traces",
+        str(tmp_path / "traces"),
+    )
     assert status == 1
     data = json.loads(out.read_text())
     assert {"verdict", "a", "b", "game", "profile", "seed", "divergences"} <= set(data)
@@ -134,12 +157,24 @@ def test_contract_view_ignores_extensions_empty_zones_and_hand_order() -> None:
     base = ReferenceEngine().new_game("black-maria", 3, 0, {"scoring": "standard", "target": 100})
     other = {**base, "zones": {**{k: list(reversed(v)) for k, v in base["zones"].items()}, "won/0": []}, "x-debug": 1}
     ordered = frozenset({"trick"})
-    assert contract_view(base, "black-maria", ordered, frozenset()) == contract_view(other, "black-maria", ordered, frozenset())
-    moved = {**base, "zones": {**base["zones"], "removed": [], "deck": base["zones"]["deck"] + base["zones"].get("removed", [])}}
-    diffs = state_differences(contract_view(base, "black-maria", ordered, frozenset()), contract_view(moved, "black-maria", ordered, frozenset()))
+    assert contract_view(base, "black-maria", ordered, frozenset()) == contract_view(
+        other, "black-maria", ordered, frozenset()
+    )
+    moved = {
+        **base,
+        "zones": {**base["zones"], "removed": [], "deck": base["zones"]["deck"] + base["zones"].get("removed", [])},
+    }
+    diffs = state_differences(
+        contract_view(base, "black-maria", ordered, frozenset()),
+        contract_view(moved, "black-maria", ordered, frozenset()),
+    )
     assert [d.field for d in diffs] == ["zones.deck", "zones.removed"]
     assert diffs[1].key == "zones.removed"
-    assert is_ignored("zones.hand/2", ("zones.*",)) and is_ignored("zones.hand/2", ("zones",)) and not is_ignored("scores", ("zones",))
+    assert (
+        is_ignored("zones.hand/2", ("zones.*",))
+        and is_ignored("zones.hand/2", ("zones",))
+        and not is_ignored("scores", ("zones",))
+    )
 
 
 def test_ignoring_the_divergent_field_moves_the_divergence_on() -> None:
@@ -178,7 +213,10 @@ def test_a_smaller_target_shortens_a_game_end_divergence() -> None:
 def test_setups_are_drawn_from_what_both_sides_declare() -> None:
     from ruleproof.diff import narrowed
 
-    a = {"players": [3, 4], "options": {"target": {"min": 1, "max": 1000}, "scoring": ["standard", "spades"], "x": [1, 2]}}
+    a = {
+        "players": [3, 4],
+        "options": {"target": {"min": 1, "max": 1000}, "scoring": ["standard", "spades"], "x": [1, 2]},
+    }
     b = {"players": [4, 5], "options": {"target": {"min": 5, "max": 100}, "scoring": ["spades", "spot"], "x": [1, 2]}}
     both = narrowed(a, b, {}, {})
     assert both["players"] == [4]

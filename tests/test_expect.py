@@ -52,7 +52,10 @@ def report(**clauses: str) -> GameReport:
 
 
 def test_a_valid_file_maps_each_listed_clause_to_its_reason(tmp_path: Path) -> None:
-    path = write(tmp_path, '# house rules\n[black-maria]\nBM-LEAD-1 = "2C leads"\n"BM-SCORE-4" = "moon: -26"\n\n[idiot]\nIDIOT-BURN-NEXT = "burner starts"\n')
+    path = write(
+        tmp_path,
+        '# house rules\n[black-maria]\nBM-LEAD-1 = "2C leads"\n"BM-SCORE-4" = "moon: -26"\n\n[idiot]\nIDIOT-BURN-NEXT = "burner starts"\n',
+    )
     exp = load_expectations(path, KNOWN)
     assert exp.reasons("black-maria") == {"BM-LEAD-1": "2C leads", "BM-SCORE-4": "moon: -26"}
     assert exp.reasons("idiot") == {"IDIOT-BURN-NEXT": "burner starts"}
@@ -65,7 +68,7 @@ def test_a_valid_file_maps_each_listed_clause_to_its_reason(tmp_path: Path) -> N
         ('[black-maria]\nBM-LEAD-1 = "x"\n\n[hearts]\nH-1 = "y"\n', 4, "unknown game 'hearts'"),
         ('[black-maria]\nBM-LEAD-1 = "x"\nBM-LEAD-9 = "y"\n', 3, "unknown clause 'BM-LEAD-9'"),
         ('[black-maria]\nBM-LEAD-1 = "x"\nBM-SCORE-4 = 26\n', 3, "must be a string"),
-        ('[black-maria]\nBM-LEAD-1 = true\n', 2, "not a boolean"),
+        ("[black-maria]\nBM-LEAD-1 = true\n", 2, "not a boolean"),
         ('[black-maria]\nBM-LEAD-1 = "  "\n', 2, "the reason is empty"),
         ('BM-LEAD-1 = "at the top, outside any table"\n', 1, "unknown game 'BM-LEAD-1'"),
     ],
@@ -84,7 +87,9 @@ def test_not_toml_is_an_error_naming_the_file(tmp_path: Path) -> None:
         load_expectations(path, KNOWN)
 
 
-def test_the_cli_refuses_a_bad_file_with_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_refuses_a_bad_file_with_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, '[black-maria]\nBM-LEAD-1 = "x"\nBM-NOPE-1 = "y"\n')
     assert main(["certify", "--expect", str(path), "--game", "black-maria", "--profile", "dev"]) == 2
     err = capsys.readouterr().err
@@ -160,9 +165,12 @@ def test_another_engine_or_game_set_is_a_warning(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("data", "field"),
-    [("[]", "games"), ('{"games": {"black-maria": {}}}', "games.black-maria.clauses"),
-     ('{"games": {"black-maria": {"clauses": {"BM-LEAD-1": {}}}}}', "games.black-maria.clauses.BM-LEAD-1.status")],
-)  # fmt: skip
+    [
+        ("[]", "games"),
+        ('{"games": {"black-maria": {}}}', "games.black-maria.clauses"),
+        ('{"games": {"black-maria": {"clauses": {"BM-LEAD-1": {}}}}}', "games.black-maria.clauses.BM-LEAD-1.status"),
+    ],
+)
 def test_a_bad_baseline_names_the_field(tmp_path: Path, data: str, field: str) -> None:
     path = write(tmp_path, data, "cert.json")
     with pytest.raises(ExpectError, match=rf"^{path}: {field}: "):
@@ -173,11 +181,22 @@ def test_a_bad_baseline_names_the_field(tmp_path: Path, data: str, field: str) -
 
 
 def certify(tmp_path: Path, *extra: str, engine: str | None = PASS_LEFT, name: str = "cert.json") -> int:
-    args = ["certify", "--game", "black-maria", "--no-properties", "--json", str(tmp_path / name), "--traces", str(tmp_path / "traces")]
+    args = [
+        "certify",
+        "--game",
+        "black-maria",
+        "--no-properties",
+        "--json",
+        str(tmp_path / name),
+        "--traces",
+        str(tmp_path / "traces"),
+    ]
     return main([*args, *(["--engine", engine] if engine else []), *extra])
 
 
-def test_a_declared_deviation_gives_a_green_run_and_an_undeclared_one_a_red_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_declared_deviation_gives_a_green_run_and_an_undeclared_one_a_red_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = write(tmp_path, '[black-maria]\nBM-PASS-1 = "house rule: we pass to the left"\n')
     assert certify(tmp_path, "--expect", str(listed)) == 0
     cert = json.loads((tmp_path / "cert.json").read_text())
@@ -187,7 +206,9 @@ def test_a_declared_deviation_gives_a_green_run_and_an_undeclared_one_a_red_one(
 
     stale = write(tmp_path, '[black-maria]\nBM-PASS-1 = "left"\nBM-SETUP-1 = "we think 5 players work"\n', "stale.toml")
     assert certify(tmp_path, "--expect", str(stale)) == 1
-    assert flat(f"black-maria: BM-SETUP-1 is listed but passed: remove it from {stale}") in flat(capsys.readouterr().out)
+    assert flat(f"black-maria: BM-SETUP-1 is listed but passed: remove it from {stale}") in flat(
+        capsys.readouterr().out
+    )
 
     empty = write(tmp_path, "[black-maria]\n", "empty.toml")
     assert certify(tmp_path, "--expect", str(empty)) == 1
@@ -211,11 +232,16 @@ def test_a_baseline_shows_the_regression_and_the_fix(tmp_path: Path, capsys: pyt
     assert "warning" in out.err and "reference" in flat(out.err), "another engine name is a warning, not an error"
 
     listed = write(tmp_path, '[black-maria]\nBM-PASS-1 = "left"\n')
-    assert certify(tmp_path, "--baseline", str(tmp_path / "reference.json"), "--expect", str(listed), name="declared.json") == 0
+    assert (
+        certify(tmp_path, "--baseline", str(tmp_path / "reference.json"), "--expect", str(listed), name="declared.json")
+        == 0
+    )
     assert json.loads((tmp_path / "declared.json").read_text())["games"]["black-maria"]["baseline"]["regressions"] == []
 
     assert certify(tmp_path, "--baseline", str(tmp_path / "mutant.json"), engine=None, name="fixed.json") == 0
-    assert json.loads((tmp_path / "fixed.json").read_text())["games"]["black-maria"]["baseline"]["fixed"] == ["BM-PASS-1"]
+    assert json.loads((tmp_path / "fixed.json").read_text())["games"]["black-maria"]["baseline"]["fixed"] == [
+        "BM-PASS-1"
+    ]
 
 
 # -- the pytest plugin ----------------------------------------------------------------------------
@@ -225,9 +251,26 @@ def run_plugin(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     """pytest on an empty folder: the only items are the plugin's, one per clause."""
     empty = tmp_path / "empty"
     empty.mkdir(exist_ok=True)
-    args = [sys.executable, "-m", "pytest", str(empty), "-n", "0", "-q", "-rxX", "--ruleproof-engine", PASS_LEFT,
-            "--ruleproof-game", "black-maria", "--ruleproof-no-properties", "--ruleproof-traces", str(tmp_path / "traces")]  # fmt: skip
-    return subprocess.run([*args, *extra], capture_output=True, text=True, cwd=Path(__file__).parent.parent, timeout=300)
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(empty),
+        "-n",
+        "0",
+        "-q",
+        "-rxX",
+        "--ruleproof-engine",
+        PASS_LEFT,
+        "--ruleproof-game",
+        "black-maria",
+        "--ruleproof-no-properties",
+        "--ruleproof-traces",
+        str(tmp_path / "traces"),
+    ]
+    return subprocess.run(
+        [*args, *extra], capture_output=True, text=True, cwd=Path(__file__).parent.parent, timeout=300
+    )
 
 
 def test_the_plugin_makes_listed_clauses_strict_xfail(tmp_path: Path) -> None:

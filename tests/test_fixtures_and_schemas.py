@@ -6,14 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+from ruleproof.properties import available_games, properties_for
+from ruleproof.reference import ReferenceEngine, rules_for
 
 from ruleproof import GAMES, schema
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import AdapterBroken
-from ruleproof.properties import available_games, properties_for
-from ruleproof.session import Ledger
-from ruleproof.reference import ReferenceEngine, rules_for
 from ruleproof.scenarios import Fixture, FixtureError, bundled, load_file, run_fixture
+from ruleproof.session import Ledger
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -23,8 +23,14 @@ def test_bundled_fixtures_are_valid(game: str) -> None:
 
 
 def test_a_malformed_fixture_names_the_field(tmp_path: Path) -> None:
-    bad = {"id": "x", "game": "black-maria", "title": "t", "clauses": ["BM-FOLLOW-1"],
-           "setup": {"players": "four", "dealer": 0}, "steps": [{"apply": {"type": "deal"}}]}  # fmt: skip
+    bad = {
+        "id": "x",
+        "game": "black-maria",
+        "title": "t",
+        "clauses": ["BM-FOLLOW-1"],
+        "setup": {"players": "four", "dealer": 0},
+        "steps": [{"apply": {"type": "deal"}}],
+    }
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
     with pytest.raises(FixtureError, match=r"setup\.players"):
@@ -40,14 +46,21 @@ def test_a_malformed_fixture_names_the_field(tmp_path: Path) -> None:
 
 def test_a_wrong_expectation_fails_on_its_clause() -> None:
     fx = Fixture.parse(
-        {"id": "wrong", "game": "black-maria", "title": "expects the wrong first leader", "clauses": ["BM-LEAD-1"],
-         "setup": {"players": 4, "dealer": 0, "options": {"scoring": "standard", "target": 100}},
-         "steps": [{"expect": {"state": {"phase": "deal", "dealer": 2}}, "clause": "BM-DEAL-2"}]},
+        {
+            "id": "wrong",
+            "game": "black-maria",
+            "title": "expects the wrong first leader",
+            "clauses": ["BM-LEAD-1"],
+            "setup": {"players": 4, "dealer": 0, "options": {"scoring": "standard", "target": 100}},
+            "steps": [{"expect": {"state": {"phase": "deal", "dealer": 2}}, "clause": "BM-DEAL-2"}],
+        },
         "inline",
-    )  # fmt: skip
+    )
     engine = CheckedEngine(ReferenceEngine([rules_for("black-maria")]))
     seen: list[str] = []
-    result = run_fixture(fx, engine, properties_for("black-maria"), Ledger(), lambda finding, _: seen.append(finding.clause))
+    result = run_fixture(
+        fx, engine, properties_for("black-maria"), Ledger(), lambda finding, _: seen.append(finding.clause)
+    )
     assert seen == ["BM-DEAL-2"], "the sink gets the finding too"
     assert result.status == "fail" and result.finding is not None
     assert result.finding.clause == "BM-DEAL-2"

@@ -7,10 +7,10 @@ custom-deck checks of rules.md §1.2 (FOOL-SETUP-4, FOOL-AMB-1) are stated here.
 from __future__ import annotations
 
 import pytest
-
-from ruleproof.engine import BadRequest
 from ruleproof.properties.fool import ASSUMED_2018, FoolProperties, deck_cards, deck_size, explicit_deck, profile
 from ruleproof.reference import ReferenceEngine, rules_for
+
+from ruleproof.engine import BadRequest
 from ruleproof.scenarios import bundled
 
 

@@ -31,13 +31,17 @@ def black_maria_report() -> GameReport:
 # The three house rules and what follows from each, clause by clause:
 BLACK_MARIA_FAILS = {
     "BM-LEAD-1",  # the 2C holder leads
-    "BM-SCORE-4", "BM-INV-5", "BM-INV-6",  # a moon shot scores -26: the round sums to -26, a total falls
+    "BM-SCORE-4",
+    "BM-INV-5",
+    "BM-INV-6",  # a moon shot scores -26: the round sums to -26, a total falls
     "BM-INV-7",  # ... so a game can outlast ceil(target*n/T) rounds
     "BM-PASS-1",  # ["AD", "AD", "AD"] is accepted
     "BM-INV-1",  # ... and the receiver holds three ADs: conservation
-    "CONTRACT-MOVES-1", "BM-FOLLOW-1", "BM-LEAD-2",  # a hand with three ADs lists "play AD" three times
+    "CONTRACT-MOVES-1",
+    "BM-FOLLOW-1",
+    "BM-LEAD-2",  # a hand with three ADs lists "play AD" three times
     "CONTRACT-PHASE-1",  # hands of unequal size: a seat to act with no card left
-}  # fmt: skip
+}
 
 
 @BM

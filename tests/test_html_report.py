@@ -8,8 +8,9 @@ import html
 import json
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from markupsafe import escape
@@ -22,15 +23,24 @@ pytestmark = pytest.mark.xdist_group("html-report")  # one worker, so one browse
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
 # The flags the kit's CI uses: no sandbox in containers, and nothing that phones home.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 EMBEDDED = re.compile(r'<script type="application/json" id="certificate">(.*?)</script>', re.S)
 HOSTILE = '</script><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
 
 
 @pytest.fixture(scope="module")
 def cert() -> dict[str, Any]:
-    statuses = {"moon": {"MOON-BID-1": "pass", "MOON-BID-2": "untested", "MOON-BID-3": "xfail", "MOON-END-1": "skipped"}}
+    statuses = {
+        "moon": {"MOON-BID-1": "pass", "MOON-BID-2": "untested", "MOON-BID-3": "xfail", "MOON-END-1": "skipped"}
+    }
     games = {"black-maria": 30, "moon": 16, "fool": 12, "idiot": 12}
     failures = {game: played_failure(game, moves) for game, moves in games.items()}
     data = certificate(failures, statuses)
@@ -75,7 +85,14 @@ def test_engine_strings_are_escaped(cert: dict[str, Any]) -> None:
 
 
 def test_a_partial_or_odd_certificate_still_renders() -> None:
-    odd = {"games": {"moon": {"clauses": {"MOON-BID-1": "pass"}, "failures": [{"clause": "X", "trace": [{"weird": 1}, 5], "states": ["x", None]}]}}}
+    odd = {
+        "games": {
+            "moon": {
+                "clauses": {"MOON-BID-1": "pass"},
+                "failures": [{"clause": "X", "trace": [{"weird": 1}, 5], "states": ["x", None]}],
+            }
+        }
+    }
     page = render_html(odd)
     assert embedded(page) == odd and 'data-clause="MOON-BID-1"' in page
     assert embedded(render_html({})) == {}
@@ -84,8 +101,24 @@ def test_a_partial_or_odd_certificate_still_renders() -> None:
 def test_certify_writes_the_same_certificate_to_json_and_html(tmp_path: Path) -> None:
     """Fixtures only (seconds): the PassLeft mutant fails BM-PASS-1 in fixture B-D1."""
     out_json, out_html = tmp_path / "cert.json", tmp_path / "report.html"
-    status = main(["certify", "--game", "black-maria", "--engine", "tests.mutants.black_maria:PassLeft.engine", "--profile", "dev",
-                   "--no-properties", "--json", str(out_json), "--html", str(out_html), "--traces", str(tmp_path / "traces")])  # fmt: skip
+    status = main(
+        [
+            "certify",
+            "--game",
+            "black-maria",
+            "--engine",
+            "tests.mutants.black_maria:PassLeft.engine",
+            "--profile",
+            "dev",
+            "--no-properties",
+            "--json",
+            str(out_json),
+            "--html",
+            str(out_html),
+            "--traces",
+            str(tmp_path / "traces"),
+        ]
+    )
     assert status == 1
     page = out_html.read_text(encoding="utf-8")
     assert embedded(page) == json.loads(out_json.read_text(encoding="utf-8"))
@@ -93,8 +126,20 @@ def test_certify_writes_the_same_certificate_to_json_and_html(tmp_path: Path) ->
 
 
 def test_an_unwritable_html_path_is_a_one_line_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["certify", "--game", "black-maria", "--profile", "dev", "--no-properties",
-                   "--html", str(tmp_path / "missing" / "report.html"), "--traces", str(tmp_path / "traces")])  # fmt: skip
+    status = main(
+        [
+            "certify",
+            "--game",
+            "black-maria",
+            "--profile",
+            "dev",
+            "--no-properties",
+            "--html",
+            str(tmp_path / "missing" / "report.html"),
+            "--traces",
+            str(tmp_path / "traces"),
+        ]
+    )
     assert status == 2
     err = capsys.readouterr().err
     assert "--html" in err and "missing" in err and "Traceback" not in err
@@ -190,12 +235,19 @@ def test_moon_tiles_are_drawn_as_dominoes(page: Any, cert: dict[str, Any]) -> No
 
 def test_fool_and_idiot_cards_are_drawn_in_their_zones(page: Any, cert: dict[str, Any]) -> None:
     fool = page.locator("#failure-fool-0 .panel.after")
-    hands = [c for k, v in cert["games"]["fool"]["failures"][0]["states"][-1]["zones"].items() if k.startswith("hand/") for c in v]
+    hands = [
+        c
+        for k, v in cert["games"]["fool"]["failures"][0]["states"][-1]["zones"].items()
+        if k.startswith("hand/")
+        for c in v
+    ]
     assert fool.locator(".seat .pieces .card.fool").count() == len(hands)  # (the changes line aside)
     assert fool.locator(".card.fool-G").count() + fool.locator(".card.fool-R").count() > 0
     idiot = page.locator("#failure-idiot-0 .panel.after")
     state = cert["games"]["idiot"]["failures"][0]["states"][-1]
-    assert idiot.locator(".seat .zone-face_down .pieces .card").count() == sum(len(state["zones"][f"face_down/{s}"]) for s in range(state["players"]))
+    assert idiot.locator(".seat .zone-face_down .pieces .card").count() == sum(
+        len(state["zones"][f"face_down/{s}"]) for s in range(state["players"])
+    )
     assert idiot.locator(".zone-draw .pile").inner_text() == str(len(state["zones"]["draw"]))
 
 

@@ -7,7 +7,8 @@ event, and the minimizer must keep only what the violation needs.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,9 @@ def probe(tag: str) -> Event:
     return Event("reject", {"type": "play", "card": tag}, "BM-FOLLOW-1")
 
 
-def build(games: int, rounds: int, moves: int, probe_every: int = 5, players: int = 4, target: int = 100) -> list[Event]:
+def build(
+    games: int, rounds: int, moves: int, probe_every: int = 5, players: int = 4, target: int = 100
+) -> list[Event]:
     """A trace shaped like the state machine's: games of rounds of moves, with probes mixed in."""
     events: list[Event] = []
     for g in range(games):
@@ -48,7 +51,9 @@ def build(games: int, rounds: int, moves: int, probe_every: int = 5, players: in
     return events
 
 
-def needs(*required: Event, violation: Event, extra: Callable[[list[Event]], bool] = lambda events: True) -> Callable[[Trace], int | None]:
+def needs(
+    *required: Event, violation: Event, extra: Callable[[list[Event]], bool] = lambda events: True
+) -> Callable[[Trace], int | None]:
     """Reproduces when the required events occur in order before ``violation``; counts the calls."""
 
     def reproduces(trace: Trace) -> int | None:
@@ -99,7 +104,7 @@ def test_keeps_only_what_the_violation_needs() -> None:
     required = [events[last_game], events[last_deal], events[last_deal + 3], events[last_deal + 10]]
     reproduces = needs(*required, violation=violation)
     result = run(events, reproduces)
-    assert list(result.trace.events) == required + [violation]
+    assert list(result.trace.events) == [*required, violation]
     assert result.original == len(events)
     assert result.replays == reproduces.calls <= 100
     assert result.trace.finding == FINDING
@@ -135,7 +140,7 @@ def test_dropping_earlier_rounds_moves_the_first_dealer() -> None:
 def test_a_violation_seen_earlier_cuts_the_trace_there() -> None:
     events = build(games=2, rounds=1, moves=30)
     violation = play("boom")
-    events = events[:40] + [violation] + events[40:] + [violation]
+    events = [*events[:40], violation, *events[40:], violation]
     reproduces = needs(violation=violation)
     result = run(events, reproduces)
     assert result.trace.events[-1] == violation
@@ -144,7 +149,7 @@ def test_a_violation_seen_earlier_cuts_the_trace_there() -> None:
 
 
 def test_a_probe_violation_is_hoisted_to_just_after_the_deal() -> None:
-    events = build(games=1, rounds=1, moves=60, probe_every=100) + [probe("accepted")]
+    events = [*build(games=1, rounds=1, moves=60, probe_every=100), probe("accepted")]
     reproduces = needs(events[1], violation=events[-1])
     result = run(events, reproduces)
     assert list(result.trace.events) == [events[0], events[1], events[-1]]
@@ -210,8 +215,9 @@ REAL = {"WinnerDoesNotLead": 20, "SpadeHonoursUnderStandard": 60, "CardNotHeldAc
 @pytest.mark.parametrize("name", sorted(REAL))
 def test_real_mutant_trace_is_minimized_by_replay(name: str) -> None:
     """A long trace (half a clean game, then the mutant's game) against a gallery mutant, replayed for real."""
-    from ruleproof.checked import CheckedEngine
     from ruleproof.properties import properties_for
+
+    from ruleproof.checked import CheckedEngine
     from ruleproof.replay import replay
     from tests.mutants import REGISTRY, all_mutants
 
@@ -262,7 +268,11 @@ def _played_trace(engine: Any, game: str) -> Trace:
         while state["phase"] in ("pass", "play") and len(events) - start < stop:
             hand = state["zones"][f"hand/{state['to_act']}"]
             if len(events) % 7 == 0:
-                wrong = {"type": "play", "card": hand[0]} if state["phase"] == "pass" else {"type": "pass", "cards": hand[:3]}
+                wrong = (
+                    {"type": "play", "card": hand[0]}
+                    if state["phase"] == "pass"
+                    else {"type": "pass", "cards": hand[:3]}
+                )
                 events.append(Event("reject", wrong, "BM-PASS-1" if state["phase"] == "pass" else "BM-FOLLOW-1"))
             if g == 1 and len(events) - start == 40 and state["phase"] == "play":
                 other = next(c for s in range(4) if s != state["to_act"] for c in state["zones"].get(f"hand/{s}", []))

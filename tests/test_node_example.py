@@ -16,10 +16,26 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 def test_node_black_maria_certifies(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "ruleproof.cli", "certify", "--engine-cmd", "node examples/node/black-maria.js",
-         "--game", "black-maria", "--profile", "dev", "--traces", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"},
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "ruleproof.cli",
+            "certify",
+            "--engine-cmd",
+            "node examples/node/black-maria.js",
+            "--game",
+            "black-maria",
+            "--profile",
+            "dev",
+            "--traces",
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "200"},
+    )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "PASS" in proc.stdout
 

@@ -24,8 +24,21 @@ pytestmark = pytest.mark.xdist_group("openspiel")
 
 def certify(tmp_path: Path, expect: Path, name: str) -> tuple[int, dict]:
     cert = tmp_path / f"{name}.json"
-    code = main(["certify", "--engine", ENGINE, "--profile", "ci", "--expect", str(expect),
-                 "--json", str(cert), "--traces", str(tmp_path / "traces")])  # fmt: skip
+    code = main(
+        [
+            "certify",
+            "--engine",
+            ENGINE,
+            "--profile",
+            "ci",
+            "--expect",
+            str(expect),
+            "--json",
+            str(cert),
+            "--traces",
+            str(tmp_path / "traces"),
+        ]
+    )
     return code, json.loads(cert.read_text())["games"]["black-maria"]
 
 

@@ -12,18 +12,19 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import jsonschema_rs
 import pytest
 from attrs import evolve
+from ruleproof.reference.base import ReferenceEngine, check_setup
+from ruleproof.reference.black_maria import BlackMaria, BlackMariaState
 
 import ruleproof
 from ruleproof.engine import BadRequest, IllegalMove
 from ruleproof.notation import STANDARD_DECK, suit
-from ruleproof.reference.base import ReferenceEngine, check_setup
-from ruleproof.reference.black_maria import BlackMaria, BlackMariaState
 from tests.mutants import all_mutants
 
 REF = BlackMaria()
@@ -139,8 +140,11 @@ def probe_illegal(rules: BlackMaria, state: BlackMariaState, rng: random.Random)
     n = state.players
     for kind in ("deal", "pass", "play"):
         if kind != state.phase:
-            bogus = {"deal": ordered_deal(n), "pass": {"type": "pass", "cards": ["2H", "3H", "4H"]},
-                     "play": {"type": "play", "card": "AS"}}[kind]
+            bogus = {
+                "deal": ordered_deal(n),
+                "pass": {"type": "pass", "cards": ["2H", "3H", "4H"]},
+                "play": {"type": "play", "card": "AS"},
+            }[kind]
             assert_illegal(rules, state, bogus)
     assert_illegal(rules, state, {"type": "bid", "value": 4})
     assert_illegal(rules, state, {"type": 7}, BadRequest)
@@ -163,21 +167,21 @@ def probe_illegal(rules: BlackMaria, state: BlackMariaState, rng: random.Random)
         assert_illegal(rules, state, {"type": "pass", "cards": hand[:2]})
         assert_illegal(rules, state, {"type": "pass", "cards": hand[:4]})
         assert_illegal(rules, state, {"type": "pass", "cards": [hand[0], hand[0], hand[1]]})
-        assert_illegal(rules, state, {"type": "pass", "cards": hand[:2] + [rng.choice(outside)]})
-        assert_illegal(rules, state, {"type": "pass", "cards": hand[:2] + ["ZZ"]})
+        assert_illegal(rules, state, {"type": "pass", "cards": [*hand[:2], rng.choice(outside)]})
+        assert_illegal(rules, state, {"type": "pass", "cards": [*hand[:2], "ZZ"]})
         assert_illegal(rules, state, {"type": "pass", "cards": "AS KS QS"}, BadRequest)
-        assert_illegal(rules, state, {"type": "pass", "cards": hand[:2] + [3]}, BadRequest)
+        assert_illegal(rules, state, {"type": "pass", "cards": [*hand[:2], 3]}, BadRequest)
     elif state.phase == "deal":
         good = shuffled_deal(rules, state, rng)
         hands = good["hands"]
         assert_illegal(rules, state, {"type": "deal", "hands": hands[:-1]})
         assert_illegal(rules, state, {"type": "deal", "hands": [hands[0][:-1], *hands[1:]]})
-        assert_illegal(rules, state, {"type": "deal", "hands": [[hands[1][0]] + hands[0][1:], *hands[1:]]})
-        assert_illegal(rules, state, {"type": "deal", "hands": [["QQ"] + hands[0][1:], *hands[1:]]})
+        assert_illegal(rules, state, {"type": "deal", "hands": [[hands[1][0], *hands[0][1:]], *hands[1:]]})
+        assert_illegal(rules, state, {"type": "deal", "hands": [["QQ", *hands[0][1:]], *hands[1:]]})
         if n == 3:
-            assert_illegal(rules, state, {"type": "deal", "hands": [["2C"] + hands[0][1:], *hands[1:]]})
+            assert_illegal(rules, state, {"type": "deal", "hands": [["2C", *hands[0][1:]], *hands[1:]]})
         assert_illegal(rules, state, {"type": "deal", "hands": [hands[0], "x", *hands[2:]]}, BadRequest)
-        assert_illegal(rules, state, {"type": "deal", "hands": [[1] + hands[0][1:], *hands[1:]]}, BadRequest)
+        assert_illegal(rules, state, {"type": "deal", "hands": [[1, *hands[0][1:]], *hands[1:]]}, BadRequest)
         assert_illegal(rules, state, {"type": "deal"}, BadRequest)
 
 
@@ -209,7 +213,7 @@ def random_game(rules: BlackMaria, players: int, scoring: str, target: int, seed
             assert len(set(keys)) == len(keys), "legal moves listed twice"
             assert all(MOVE_OK.is_valid(m) for m in moves)
             # Every legal move is accepted (all plays; a sample of the many passes).
-            tried = moves if state.phase == "play" else rng.sample(moves, 4) + [moves[0], moves[-1]]
+            tried = moves if state.phase == "play" else [*rng.sample(moves, 4), moves[0], moves[-1]]
             for m in tried:
                 rules.apply(state, m)
             move = rng.choice(moves)
@@ -218,7 +222,7 @@ def random_game(rules: BlackMaria, players: int, scoring: str, target: int, seed
         doc = rules.to_json(state)
         if before.phase == "play" and state.phase in ("deal", "over"):
             rounds += 1
-            gained = [a - b for a, b in zip(state.scores, before.scores)]
+            gained = [a - b for a, b in zip(state.scores, before.scores, strict=False)]
             assert sum(gained) == ROUND_TOTAL[scoring]  # BM-INV-5
             assert min(gained) >= 0  # BM-INV-6
             assert (state.phase == "over") == any(t >= target for t in state.scores)  # BM-INV-7
@@ -243,16 +247,26 @@ def test_engine_contract_round_trip() -> None:
     """Through ReferenceEngine: declaration, options resolved, errors leave the state."""
     engine = ReferenceEngine([BlackMaria()])
     games = engine.hello()["games"]
-    assert games == {"black-maria": {"players": [3, 4],
-                                     "options": {"scoring": ["standard", "spades", "spot"],
-                                                 "target": {"min": 1, "max": 1000}}}}
+    assert games == {
+        "black-maria": {
+            "players": [3, 4],
+            "options": {"scoring": ["standard", "spades", "spot"], "target": {"min": 1, "max": 1000}},
+        }
+    }
     assert engine.new_game("black-maria", 4, 2, {})["options"] == {"scoring": "standard", "target": 100}
     assert engine.new_game("black-maria", 4, 2, {"scoring": "spades"})["options"]["target"] == 100
     assert engine.new_game("black-maria", 3, 0, {"scoring": "spot"})["options"] == {"scoring": "spot", "target": 500}
     doc = engine.new_game("black-maria", 3, 1, {"scoring": "spot", "target": 7})
     assert doc["options"] == {"scoring": "spot", "target": 7}
-    for players, dealer, options in [(5, 0, {}), (2, 0, {}), (4, 4, {}), (4, 0, {"scoring": "black"}),
-                                     (4, 0, {"target": 0}), (4, 0, {"target": "100"}), (4, 0, {"shoot": True})]:
+    for players, dealer, options in [
+        (5, 0, {}),
+        (2, 0, {}),
+        (4, 4, {}),
+        (4, 0, {"scoring": "black"}),
+        (4, 0, {"target": 0}),
+        (4, 0, {"target": "100"}),
+        (4, 0, {"shoot": True}),
+    ]:
         with pytest.raises(BadRequest):
             engine.new_game("black-maria", players, dealer, options)
     engine.new_game("black-maria", 3, 1, {"scoring": "standard", "target": 10})
@@ -320,8 +334,16 @@ def test_queen_discarded_on_the_first_trick() -> None:
     hands = (("2C", "KC", "2D"), ("3C", "4D", "5D"), ("QS", "2H", "9S"), ("AC", "3D", "3H"))
     for scoring, points in (("standard", 13), ("spot", 25)):
         state = new(REF, 4, 3, scoring=scoring, target=1000)
-        state = evolve(state, phase="play", round=1, deck=(), hands=hands, to_act=0, leader=0,
-                       won=((), (), (), tuple(c for c in STANDARD_DECK if not any(c in h for h in hands))))
+        state = evolve(
+            state,
+            phase="play",
+            round=1,
+            deck=(),
+            hands=hands,
+            to_act=0,
+            leader=0,
+            won=((), (), (), tuple(c for c in STANDARD_DECK if not any(c in h for h in hands))),
+        )
         state = REF.apply(state, {"type": "play", "card": "KC"})
         state = REF.apply(state, {"type": "play", "card": "3C"})
         assert {m["card"] for m in REF.legal_moves(state)} == {"QS", "2H", "9S"}
@@ -346,8 +368,21 @@ def test_penalty_totals(scoring: str, total: int) -> None:
     assert REF.card_points("KS", scoring) == (10 if scoring == "spades" else 0)
     assert REF.card_points("AS", scoring) == (7 if scoring == "spades" else 0)
     if scoring == "spot":
-        assert [REF.card_points(r + "H", "spot") for r in "23456789TJQKA"] == [2, 3, 4, 5, 6, 7, 8, 9, 10,
-                                                                               10, 10, 10, 15]
+        assert [REF.card_points(r + "H", "spot") for r in "23456789TJQKA"] == [
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            8,
+            9,
+            10,
+            10,
+            10,
+            10,
+            15,
+        ]
 
 
 def test_round_end_scores_and_next_dealer() -> None:
@@ -386,7 +421,10 @@ def test_error_clauses() -> None:
     if any(suit(c) == led for c in state.hands[2]):
         assert outcome(lambda: REF.apply(state, {"type": "play", "card": off})) == ("illegal", "BM-FOLLOW-1")
     assert outcome(lambda: REF.apply(state, {"type": "play", "card": state.hands[1][0]})) == ("illegal", "BM-FOLLOW-1")
-    assert outcome(lambda: REF.apply(state, {"type": "pass", "cards": ["2C", "3C", "4C"]})) == ("illegal", "BM-FOLLOW-1")
+    assert outcome(lambda: REF.apply(state, {"type": "pass", "cards": ["2C", "3C", "4C"]})) == (
+        "illegal",
+        "BM-FOLLOW-1",
+    )
     assert outcome(lambda: REF.apply(state, ordered_deal(4))) == ("illegal", "BM-FOLLOW-1")
     dealt = REF.apply(new(REF, 3, 0), ordered_deal(3))
     assert outcome(lambda: REF.apply(dealt, {"type": "pass", "cards": ["3C", "4C", "2C"]})) == ("illegal", "BM-PASS-1")
@@ -431,15 +469,29 @@ def obs_first_leader(rules: BlackMaria) -> Any:
     return pass_first_three(rules, rules.apply(new(rules, 4, 0), ordered_deal(4))).to_act
 
 
-def play_state(rules: BlackMaria, hands: tuple[tuple[str, ...], ...], trick: tuple[str, ...] = (),
-               won: tuple[tuple[str, ...], ...] | None = None) -> BlackMariaState:
+def play_state(
+    rules: BlackMaria,
+    hands: tuple[tuple[str, ...], ...],
+    trick: tuple[str, ...] = (),
+    won: tuple[tuple[str, ...], ...] | None = None,
+) -> BlackMariaState:
     """Seat 0 leads; ``trick`` has been played by seats 0, 1, ...; the rest of
     the pack is in ``won`` (seat 3's won pile by default)."""
     held = {c for h in hands for c in h} | set(trick)
     if won is None:
         won = ((), (), (), tuple(c for c in STANDARD_DECK if c not in held))
-    return evolve(new(rules, 4, 3), phase="play", round=1, deck=(), hands=hands, won=won, trick=trick,
-                  trick_seats=tuple(range(len(trick))), to_act=len(trick), leader=0)
+    return evolve(
+        new(rules, 4, 3),
+        phase="play",
+        round=1,
+        deck=(),
+        hands=hands,
+        won=won,
+        trick=trick,
+        trick_seats=tuple(range(len(trick))),
+        to_act=len(trick),
+        leader=0,
+    )
 
 
 HANDS = (("2C", "AH"), ("3C", "KD"), ("4C", "5D"), ("5C", "6D"))
@@ -453,7 +505,8 @@ def obs_lead_hearts(rules: BlackMaria) -> Any:
 def obs_follow(rules: BlackMaria) -> Any:
     state = play_state(rules, (("AH",), ("3C", "KD"), ("4C", "5D"), ("5C", "6D")), trick=("2C",))
     return sorted(m["card"] for m in rules.legal_moves(state)), outcome(
-        lambda: rules.apply(state, {"type": "play", "card": "KD"}).to_act)
+        lambda: rules.apply(state, {"type": "play", "card": "KD"}).to_act
+    )
 
 
 def obs_not_held(rules: BlackMaria) -> Any:
@@ -473,6 +526,7 @@ def obs_next_leader(rules: BlackMaria) -> Any:
 def obs_scores(scoring: str) -> Callable[[BlackMaria], Any]:
     def observe(rules: BlackMaria) -> Any:
         return finish_trick(rules, last_trick(rules, scoring=scoring, taker=lambda c: "CDHS".index(suit(c)))).scores
+
     return observe
 
 
@@ -488,6 +542,7 @@ def obs_end(target: int, scores: tuple[int, ...] = (0, 0, 0, 0)) -> Callable[[Bl
     def observe(rules: BlackMaria) -> Any:
         state = finish_trick(rules, last_trick(rules, target=target, scores=scores, taker=lambda c: 1))
         return state.phase, state.winners
+
     return observe
 
 

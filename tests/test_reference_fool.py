@@ -13,18 +13,19 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Callable
+from typing import Any
 
 import jsonschema_rs
 import pytest
 from attrs import evolve
+from ruleproof.reference.base import ReferenceEngine, check_setup
+from ruleproof.reference.fool import Fool, FoolState
 
 from ruleproof.engine import BadRequest, IllegalMove
 from ruleproof.notation import fool_box
-from ruleproof.reference.base import ReferenceEngine, check_setup
-from ruleproof.reference.fool import Fool, FoolState
 from tests.mutants import all_mutants
 from tests.mutants import fool as mutants
 
@@ -133,12 +134,12 @@ def test_random_playouts(players: int, deck: str, two: int, loss: str) -> None:
         final = REF.to_json(state)
         assert final["round"] == deals and final["result"]["winners"]
         # FOOL-GAME-1: the game ends only on a threshold.
-        assert (
-            min(final["scores"]) <= -80
-            if loss == "net"
-            else max(final["penalties"]) >= 80
-        ) or max(final["tens"]) >= 6
-        assert set(final["result"]["winners"]) == {s for s, x in enumerate(final["scores"]) if x == max(final["scores"])}
+        assert (min(final["scores"]) <= -80 if loss == "net" else max(final["penalties"]) >= 80) or max(
+            final["tens"]
+        ) >= 6
+        assert set(final["result"]["winners"]) == {
+            s for s, x in enumerate(final["scores"]) if x == max(final["scores"])
+        }
 
 
 # ---------------------------------------------------------------- setup, deal and errors
@@ -181,7 +182,9 @@ def test_bad_custom_decks(deck: Any, field: str) -> None:
 def test_custom_deck_zones() -> None:
     state = REF.to_json(new_game(REF, 4, deck=CUSTOM_DECKS[4]))
     assert state["options"]["deck"] == CUSTOM_DECKS[4]
-    assert Counter(state["zones"]["deck"]) == Counter([f"{c}{n}" for c in "GRY" for n in range(2, 14)] + [f"B{n}" for n in range(2, 13)] + ["1"])
+    assert Counter(state["zones"]["deck"]) == Counter(
+        [f"{c}{n}" for c in "GRY" for n in range(2, 14)] + [f"B{n}" for n in range(2, 13)] + ["1"]
+    )
     assert "G14" in state["zones"]["unused"] and state["zones"]["unused"].count("1") == 5
 
 
@@ -192,15 +195,15 @@ def test_deal_checks() -> None:
     bad: list[tuple[Any, str]] = [
         (good[:3], "FOOL-DEAL-1"),
         ([good[0][:-1], good[1], good[2], good[3] + [good[0][-1]]], "FOOL-DEAL-1"),
-        ([good[0][:-1] + [next(c for c in good[1] if c != "1")], *good[1:]], "FOOL-DEAL-1"),
-        ([good[0][:-1] + ["G27"], *good[1:]], "FOOL-SETUP-3"),
-        ([good[0][:-1] + ["P3"], *good[1:]], "FOOL-SETUP-2"),
+        ([[*good[0][:-1], next(c for c in good[1] if c != "1")], *good[1:]], "FOOL-DEAL-1"),
+        ([[*good[0][:-1], "G27"], *good[1:]], "FOOL-SETUP-3"),
+        ([[*good[0][:-1], "P3"], *good[1:]], "FOOL-SETUP-2"),
     ]
     for hands, clause in bad:
         with pytest.raises(IllegalMove) as err:
             REF.apply(state, {"type": "deal", "hands": hands})
         assert err.value.clause == clause
-    for hands in (None, [good[0], "x", good[2], good[3]], [good[0][:-1] + [7], *good[1:]]):
+    for hands in (None, [good[0], "x", good[2], good[3]], [[*good[0][:-1], 7], *good[1:]]):
         with pytest.raises(BadRequest):
             REF.apply(state, {"type": "deal", "hands": hands})
     with pytest.raises(BadRequest):
@@ -403,7 +406,10 @@ def test_off_colour_only_ones_in_lead_colour() -> None:
     hands = [["R9", "R3"], ["1", "G4", "B5"], ["G20", "G5"], ["R7", "R8"]]
     state = play(REF, position(REF, hands, leader=0, fools=(3,)), "R9")
     assert legal_cards(REF, state) == {"1", "G4", "B5"}
-    assert [m["card"] for m in REF.legal_moves(position(REF, [["1", "1", "G2"], ["G3"], ["G4"], ["G5"]]))] == ["G2", "1"]
+    assert [m["card"] for m in REF.legal_moves(position(REF, [["1", "1", "G2"], ["G3"], ["G4"], ["G5"]]))] == [
+        "G2",
+        "1",
+    ]
 
 
 def test_game_over_on_minus_eighty_and_shared_win() -> None:
@@ -447,14 +453,16 @@ def first_deal(rules: Fool) -> Any:
 
 def seven_first_trick(rules: Fool, two: int) -> Any:
     hands = [["G15"], ["G3"], ["R2"], ["1"], ["G8"], ["G9"], ["G10"]]
-    hands = [h + ["B2", "B3"] for h in hands]
+    hands = [[*h, "B2", "B3"] for h in hands]
     state = position(rules, hands, leader=0, two_fools_from=two)
     return rules.to_json(play(rules, state, "G15", "G3", "R2", "1", "G8", "G9", "G10"))["fools"]
 
 
 def second_fool(rules: Fool) -> Any:
     hands = [["G15", "G2"], ["R9", "R3"], ["B12", "B3"], ["G3", "G4"], ["G8", "G9"], ["G10"], ["G12"]]
-    return rules.to_json(play(rules, position(rules, hands, leader=0, fools=(5, 6)), "G15", "R9", "B12", "G3", "G8"))["fools"]
+    return rules.to_json(play(rules, position(rules, hands, leader=0, fools=(5, 6)), "G15", "R9", "B12", "G3", "G8"))[
+        "fools"
+    ]
 
 
 def revoke(rules: Fool) -> Any:
@@ -530,7 +538,6 @@ DIFFERENCES: dict[str, Callable[[Fool], Any]] = {
     "LastPlayersAreFools": second_fool,  # the off-colour R9 and B12 are the fools, not the last two played
     "FoolLeadsNext": lambda r: fd2(r).leader,
 }
-
 
 
 def rules_json_fools(rules: Fool, state: FoolState) -> Any:

@@ -12,16 +12,17 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 from attrs import evolve
+from ruleproof.reference.base import ReferenceEngine, check_setup
+from ruleproof.reference.idiot import Idiot, IdiotOptions, IdiotState
 
 from ruleproof import schema
 from ruleproof.engine import BadRequest, IllegalMove
 from ruleproof.notation import STANDARD_DECK
-from ruleproof.reference.base import ReferenceEngine, check_setup
-from ruleproof.reference.idiot import Idiot, IdiotOptions, IdiotState
 from tests.mutants import all_mutants
 from tests.mutants import idiot as mutants
 
@@ -72,11 +73,13 @@ def probes(state: IdiotState) -> list[dict[str, Any]]:
     hand, up = state.hands[seat], state.face_up[seat]
     if hand and up:
         moves.append({"type": "swap", "hand": hand[0], "face_up": up[-1]})
-        moves.append({"type": "play", "cards": list(hand) + [up[0]]})
+        moves.append({"type": "play", "cards": [*list(hand), up[0]]})
     return moves
 
 
-def playout(rng: random.Random, n: int, options: dict[str, Any], budget: int, probe_every: int, rules: Idiot = REF) -> IdiotState:
+def playout(
+    rng: random.Random, n: int, options: dict[str, Any], budget: int, probe_every: int, rules: Idiot = REF
+) -> IdiotState:
     dealer = rng.randrange(n)
     full = check_setup(rules, n, dealer, options)
     state = rules.start(n, dealer, full)
@@ -188,7 +191,13 @@ def test_engine_roundtrip_and_declaration() -> None:
     eng = ReferenceEngine([REF])
     schema.check("protocol", None, eng.hello(), "hello")
     st = eng.new_game("idiot", 4, 3, {})
-    assert st["options"] == {"decks": 2, "after_burn": "next", "six_burn": 3, "two_followup": "optional", "ten_anytime": True}
+    assert st["options"] == {
+        "decks": 2,
+        "after_burn": "next",
+        "six_burn": 3,
+        "two_followup": "optional",
+        "ten_anytime": True,
+    }
     assert st["phase"] == "deal" and st["to_act"] is None and len(st["zones"]["deck"]) == 104
     assert eng.legal_moves() == []
     st = eng.apply(deal_move(random.Random(0), 4, 2))
@@ -207,10 +216,16 @@ def test_bad_deals_are_illegal() -> None:
     good = deal_move(random.Random(1), 3, 1)
     bad_size = {**good, "hand": [good["hand"][0][:2], good["hand"][1], good["hand"][2] + [good["hand"][0][2]]]}
     bad_seats = {**good, "face_up": good["face_up"][:2]}
-    dup = {**good, "draw": good["draw"][:-1] + [good["draw"][0]]}
+    dup = {**good, "draw": [*good["draw"][:-1], good["draw"][0]]}
     short_draw = {**good, "draw": good["draw"][:-1]}
-    unknown = {**good, "draw": good["draw"][:-1] + ["1X"]}
-    for bad, clause in ((bad_size, "IDIOT-DEAL-1"), (bad_seats, "IDIOT-DEAL-1"), (dup, "IDIOT-SETUP-2"), (short_draw, "IDIOT-DEAL-2"), (unknown, "IDIOT-SETUP-2")):
+    unknown = {**good, "draw": [*good["draw"][:-1], "1X"]}
+    for bad, clause in (
+        (bad_size, "IDIOT-DEAL-1"),
+        (bad_seats, "IDIOT-DEAL-1"),
+        (dup, "IDIOT-SETUP-2"),
+        (short_draw, "IDIOT-DEAL-2"),
+        (unknown, "IDIOT-SETUP-2"),
+    ):
         with pytest.raises(IllegalMove) as err:
             REF.apply(state, bad)
         assert err.value.clause == clause
@@ -222,10 +237,23 @@ def test_bad_deals_are_illegal() -> None:
 
 def test_malformed_and_wrong_phase() -> None:
     state = table([["5C", "6C", "7C"], ["8C"]], discard=["4C"])
-    for bad in ({"type": "play"}, {"type": "play", "cards": "5C"}, {"type": "play", "cards": [5]}, {"type": "play_blind", "index": "0"}, {"cards": []}, ["play"]):
+    for bad in (
+        {"type": "play"},
+        {"type": "play", "cards": "5C"},
+        {"type": "play", "cards": [5]},
+        {"type": "play_blind", "index": "0"},
+        {"cards": []},
+        ["play"],
+    ):
         with pytest.raises(BadRequest):
             REF.apply(state, bad)  # type: ignore[arg-type]
-    for bad in ({"type": "decline"}, {"type": "ready"}, {"type": "swap", "hand": "5C", "face_up": "KS"}, {"type": "jump"}, {"type": "play", "cards": ["ZZ"]}):
+    for bad in (
+        {"type": "decline"},
+        {"type": "ready"},
+        {"type": "swap", "hand": "5C", "face_up": "KS"},
+        {"type": "jump"},
+        {"type": "play", "cards": ["ZZ"]},
+    ):
         with pytest.raises(IllegalMove):
             REF.apply(state, bad)
 
@@ -265,7 +293,13 @@ def test_swap_then_ladder() -> None:
 
 def test_ladder_guard_any() -> None:
     """IDIOT-OPEN-3: past the ace the player left of the dealer must open."""
-    state = evolve(table([["2C", "KD", "KH"], ["4C", "4D", "9H"]], draw=["3S"]), phase="opening", opening_rank="A", declines=1, to_act=1)
+    state = evolve(
+        table([["2C", "KD", "KH"], ["4C", "4D", "9H"]], draw=["3S"]),
+        phase="opening",
+        opening_rank="A",
+        declines=1,
+        to_act=1,
+    )
     state = REF.apply(state, {"type": "decline"})
     assert state.opening_rank == "any" and state.to_act == 0  # dealer is seat 1
     assert norm({"type": "decline"}) not in legal(state)
@@ -287,7 +321,12 @@ def test_I_D1_three_sixes_burn_next_player_starts() -> None:
 
 def test_I_D2_four_nines_burn_three_sevens_do_not() -> None:
     assert play(table([["9C", "8C", "AC"], ["4C"]], discard=["9D", "9H", "9S"]), "9C").discard == ()
-    assert play(table([["7C", "8C", "AC"], ["4C"]], discard=["3D", "7H", "7S"]), "7C").discard == ("3D", "7H", "7S", "7C")
+    assert play(table([["7C", "8C", "AC"], ["4C"]], discard=["3D", "7H", "7S"]), "7C").discard == (
+        "3D",
+        "7H",
+        "7S",
+        "7C",
+    )
 
 
 def test_I_D3_five_fives_burn_with_two_decks() -> None:
@@ -387,7 +426,9 @@ def test_last_hand_cards_take_face_up_along() -> None:
 
 
 def test_out_and_end() -> None:
-    state = table([["9C"], ["4C", "5C"], ["QC"]], face_up=[[], ["KS"], ["KS"]], face_down=[[], ["KS"], ["KS"]], discard=["3S"])
+    state = table(
+        [["9C"], ["4C", "5C"], ["QC"]], face_up=[[], ["KS"], ["KS"]], face_down=[[], ["KS"], ["KS"]], discard=["3S"]
+    )
     state = play(state, "9C")
     assert state.out == (0,) and state.to_act == 1 and state.phase == "play"
     state = table([["9C"], ["4C"]], face_up=[[], ["KS"]], face_down=[[], ["KS"]], discard=["3S"])
@@ -395,7 +436,9 @@ def test_out_and_end() -> None:
     assert state.phase == "over" and state.loser == 1 and state.to_act is None
     assert REF.to_json(state)["result"] == {"loser": 1}
     # An out player is skipped; a 2 as the last card earns no follow-up.
-    state = table([["2C"], ["4C"], ["QC"]], face_up=[[], ["KS"], ["KS"]], face_down=[[], ["KS"], ["KS"]], discard=["AS"], to_act=0)
+    state = table(
+        [["2C"], ["4C"], ["QC"]], face_up=[[], ["KS"], ["KS"]], face_down=[[], ["KS"], ["KS"]], discard=["AS"], to_act=0
+    )
     state = evolve(play(state, "2C"), to_act=2)
     assert state.pending is None
     state = REF.apply(state, {"type": "pickup"})
@@ -441,13 +484,19 @@ MUTANT_CASES: dict[type[Idiot], tuple[IdiotState, Callable[[Idiot, IdiotState], 
     mutants.TenNotBurning: (table([["TC", "8C", "9C"], ["4C"]], discard=["5D"]), _after("TC")),
     mutants.TenNeedsRank: (table([["TC", "8C", "9C"], ["4C"]], discard=["AD"]), _moves),
     mutants.FaceUpWithHand: (table([["5C"], ["4C"]], face_up=[["KC", "8D", "9D"], ["QS"]], discard=["3D"]), _moves),
-    mutants.CombineWhileDrawing: (table([["7C", "7D", "7H"], ["4C"]], face_up=[["7S", "8D", "9D"], ["QS"]], draw=["3C"]), _moves),
+    mutants.CombineWhileDrawing: (
+        table([["7C", "7D", "7H"], ["4C"]], face_up=[["7S", "8D", "9D"], ["QS"]], draw=["3C"]),
+        _moves,
+    ),
     mutants.FailedBlindDiscarded: (
         table([[], ["4C"]], face_up=[[], ["KS"]], face_down=[["5C"], ["KS"]], discard=["JC"]),
         lambda rules, s: rules.to_json(rules.apply(s, {"type": "play_blind", "index": 0})),
     ),
     mutants.NoDrawBack: (table([["5C", "8C", "9C"], ["4C"]], draw=["3C", "3D"], discard=["4D"]), _after("5C")),
-    mutants.AlwaysDrawsOne: (table([["5C", "8C", "9C", "JC"], ["4C"]], draw=["3C", "3D"], discard=["4D"]), _after("5C")),
+    mutants.AlwaysDrawsOne: (
+        table([["5C", "8C", "9C", "JC"], ["4C"]], draw=["3C", "3D"], discard=["4D"]),
+        _after("5C"),
+    ),
     mutants.NoChain: (table([["5C", "8C", "9C"], ["4C"]], draw=["3C", "5D"], discard=["4D"]), _after("5C")),
     mutants.ChainAfterBurn: (table([["TC", "8C", "9C"], ["4C"]], draw=["3C", "TD"], discard=["4D"]), _after("TC")),
     mutants.PickupLeavesTop: (
@@ -456,7 +505,13 @@ MUTANT_CASES: dict[type[Idiot], tuple[IdiotState, Callable[[Idiot, IdiotState], 
     ),
     mutants.PickupOnEmptyPile: (table([["5C", "8C", "9C"], ["4C"]]), _moves),
     mutants.LadderSkipsTen: (
-        evolve(table([["5C", "8C", "AC"], ["4C", "KD", "KH"]], draw=["3C"]), phase="opening", opening_rank="9", declines=1, to_act=1),
+        evolve(
+            table([["5C", "8C", "AC"], ["4C", "KD", "KH"]], draw=["3C"]),
+            phase="opening",
+            opening_rank="9",
+            declines=1,
+            to_act=1,
+        ),
         lambda rules, s: rules.to_json(rules.apply(s, {"type": "decline"})),
     ),
     mutants.RunCountsThroughTwos: (table([["9C", "8C", "AC"], ["4C"]], discard=["9D", "9H", "2S", "9S"]), _after("9C")),

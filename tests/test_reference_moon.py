@@ -13,17 +13,18 @@ import itertools
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import jsonschema_rs
 import pytest
 from attrs import evolve
+from ruleproof.reference.base import ReferenceEngine, check_setup
+from ruleproof.reference.moon import Moon, MoonState
 
 from ruleproof.engine import BadRequest, IllegalMove
 from ruleproof.notation import MOON_TILES
-from ruleproof.reference.base import ReferenceEngine, check_setup
-from ruleproof.reference.moon import Moon, MoonState
 from tests.mutants import all_mutants
 from tests.mutants import moon as m
 
@@ -72,30 +73,71 @@ def started(rules: Moon, dealer: int = 2, **kw: Any) -> MoonState:
     return rules.apply(rules.start(3, dealer, options(**kw)), deal_of(list(MOON_TILES[:7])))
 
 
-def play_state(hands: list[list[str]], contract: Any, *, to_act: int = 0, trick: tuple[str, ...] = (),
-               trick_seats: tuple[int, ...] = (), declarer: int = 0) -> MoonState:
+def play_state(
+    hands: list[list[str]],
+    contract: Any,
+    *,
+    to_act: int = 0,
+    trick: tuple[str, ...] = (),
+    trick_seats: tuple[int, ...] = (),
+    declarer: int = 0,
+) -> MoonState:
     """A play-phase state for follow and trick checks (only the named tiles matter)."""
     leader = trick_seats[0] if trick_seats else to_act
-    return MoonState(all_pass="redeal", doubles_trump=True, shoot="wins_game", target=21, dealer=2,
-                     first_bidder=0, phase="play", to_act=to_act, round=1, deck=(),
-                     hands=tuple(tuple(h) for h in hands), trick=trick, trick_seats=trick_seats, leader=leader,
-                     bids=(4, "pass", "pass"), declarer=declarer, contract=contract)
+    return MoonState(
+        all_pass="redeal",
+        doubles_trump=True,
+        shoot="wins_game",
+        target=21,
+        dealer=2,
+        first_bidder=0,
+        phase="play",
+        to_act=to_act,
+        round=1,
+        deck=(),
+        hands=tuple(tuple(h) for h in hands),
+        trick=trick,
+        trick_seats=trick_seats,
+        leader=leader,
+        bids=(4, "pass", "pass"),
+        declarer=declarer,
+        contract=contract,
+    )
 
 
 def legal_tiles(rules: Moon, state: MoonState) -> set[str]:
     return {mv["tile"] for mv in rules.legal_moves(state)}
 
 
-def scored(rules: Moon, bid: int, tricks: tuple[int, int, int], *, declarer: int = 0,
-           scores: tuple[int, int, int] = (0, 0, 0), **kw: Any) -> MoonState:
+def scored(
+    rules: Moon,
+    bid: int,
+    tricks: tuple[int, int, int],
+    *,
+    declarer: int = 0,
+    scores: tuple[int, int, int] = (0, 0, 0),
+    **kw: Any,
+) -> MoonState:
     """The state after the last trick of a hand with the given trick counts."""
     tiles = iter(MOON_TILES)
     won = tuple(tuple(next(tiles) for _ in range(3 * n)) for n in tricks)
     bids: list[Any] = ["pass"] * 3
     bids[declarer] = bid
-    state = MoonState(**{**options(), **kw}, dealer=2, first_bidder=0, phase="play", to_act=0, round=1, deck=(),
-                      discarded=(next(tiles),), won=won, scores=scores, bids=tuple(bids), declarer=declarer,
-                      contract="none")
+    state = MoonState(
+        **{**options(), **kw},
+        dealer=2,
+        first_bidder=0,
+        phase="play",
+        to_act=0,
+        round=1,
+        deck=(),
+        discarded=(next(tiles),),
+        won=won,
+        scores=scores,
+        bids=tuple(bids),
+        declarer=declarer,
+        contract="none",
+    )
     return rules.end_hand(state)
 
 
@@ -126,16 +168,33 @@ def illegal_candidates(state: MoonState, legal: list[dict[str, Any]]) -> list[di
 
 def test_declaration_and_setup() -> None:
     decl = REF.declaration()
-    assert decl == {"players": [3], "options": {"all_pass": ["redeal", "forced_bid"], "doubles_trump": [True, False],
-                                                "shoot": ["wins_game", "scores_21"], "target": {"min": 1, "max": 21}}}
+    assert decl == {
+        "players": [3],
+        "options": {
+            "all_pass": ["redeal", "forced_bid"],
+            "doubles_trump": [True, False],
+            "shoot": ["wins_game", "scores_21"],
+            "target": {"min": 1, "max": 21},
+        },
+    }
     assert check_setup(REF, 3, 1, {}) == options()
     for bad in [(4, 0, {}), (3, 3, {}), (3, 0, {"doubles_trump": 1}), (3, 0, {"target": 22}), (3, 0, {"x": 1})]:
         with pytest.raises(BadRequest):
             check_setup(REF, *bad)
     js = REF.to_json(REF.start(3, 1, options()))
     assert STATE.is_valid(js) and js["phase"] == "deal" and js["first_bidder"] == 2 and js["round"] == 0
-    assert js["zones"] == {"deck": list(MOON_TILES), "hand/0": [], "hand/1": [], "hand/2": [], "widow": [],
-                           "discarded": [], "trick": [], "won/0": [], "won/1": [], "won/2": []}
+    assert js["zones"] == {
+        "deck": list(MOON_TILES),
+        "hand/0": [],
+        "hand/1": [],
+        "hand/2": [],
+        "widow": [],
+        "discarded": [],
+        "trick": [],
+        "won/0": [],
+        "won/1": [],
+        "won/2": [],
+    }
     assert REF.legal_moves(REF.start(3, 1, options())) == []
 
 
@@ -188,11 +247,23 @@ def test_random_playouts(opts: dict[str, Any]) -> None:
 
 def test_bad_requests_and_unknown_moves() -> None:
     state = started(REF)
-    for bad in [None, [], {}, {"type": 3}, {"type": "bid"}, {"type": "bid", "value": "5"},
-                {"type": "bid", "value": True}, {"type": "bid", "value": 5.0}, {"type": "play", "tile": 66},
-                {"type": "trump"}, {"type": "trump", "suit": 1.5}, {"type": "discard"},
-                {"type": "deal", "hands": "x", "widow": "0-0"}, {"type": "deal", "hands": [[1]], "widow": "0-0"},
-                {"type": "deal", "hands": [[]]}]:
+    for bad in [
+        None,
+        [],
+        {},
+        {"type": 3},
+        {"type": "bid"},
+        {"type": "bid", "value": "5"},
+        {"type": "bid", "value": True},
+        {"type": "bid", "value": 5.0},
+        {"type": "play", "tile": 66},
+        {"type": "trump"},
+        {"type": "trump", "suit": 1.5},
+        {"type": "discard"},
+        {"type": "deal", "hands": "x", "widow": "0-0"},
+        {"type": "deal", "hands": [[1]], "widow": "0-0"},
+        {"type": "deal", "hands": [[]]},
+    ]:
         with pytest.raises(BadRequest):
             REF.apply(state, bad)  # type: ignore[arg-type]
     with pytest.raises(IllegalMove, match="unknown move type") as err:
@@ -215,7 +286,11 @@ def test_bad_deals() -> None:
     short = json.loads(json.dumps(good))
     short["widow"] = short["hands"][2].pop()
     cases = {
-        "MOON-SETUP-2": [dup, {**good, "widow": "0-1"}, {**good, "hands": [["6-0"] + good["hands"][0][1:]] + good["hands"][1:]}],
+        "MOON-SETUP-2": [
+            dup,
+            {**good, "widow": "0-1"},
+            {**good, "hands": [["6-0", *good["hands"][0][1:]], *good["hands"][1:]]},
+        ],
         "MOON-DEAL-1": [short, {**good, "hands": good["hands"][:2]}],
     }
     for clause, deals in cases.items():
@@ -279,8 +354,14 @@ def test_widow_and_trump() -> None:
             REF.apply(state, {"type": "trump", "suit": bad})
     played = REF.apply(state, {"type": "trump", "suit": "doubles"})
     assert played.phase == "play" and played.to_act == 0 and played.leader == 0 and played.contract == "doubles"
-    no_doubles = run(REF, started(REF, doubles_trump=False), {"type": "bid", "value": 4}, {"type": "pass"},
-                     {"type": "pass"}, {"type": "discard", "tile": widow})
+    no_doubles = run(
+        REF,
+        started(REF, doubles_trump=False),
+        {"type": "bid", "value": 4},
+        {"type": "pass"},
+        {"type": "pass"},
+        {"type": "discard", "tile": widow},
+    )
     assert "doubles" not in [mv["suit"] for mv in REF.legal_moves(no_doubles)]
     with pytest.raises(IllegalMove) as err:
         REF.apply(no_doubles, {"type": "trump", "suit": "doubles"})
@@ -377,8 +458,9 @@ def test_m_d7_scoring() -> None:
 def test_shoot_the_moon_played_out() -> None:
     h0 = ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "5-5"]
     state = REF.apply(REF.start(3, 2, options()), deal_of(h0, widow="0-0"))
-    state = run(REF, state, {"type": "bid", "value": 21}, {"type": "discard", "tile": "0-0"},
-                {"type": "trump", "suit": 6})
+    state = run(
+        REF, state, {"type": "bid", "value": 21}, {"type": "discard", "tile": "0-0"}, {"type": "trump", "suit": 6}
+    )
     for lead in h0:
         state = REF.apply(state, {"type": "play", "tile": lead})
         for _ in range(2):
@@ -423,8 +505,9 @@ def _dup_deal(r: Moon) -> Any:
 
 def _full_trick(r: Moon) -> Any:
     state = play_state([["6-1", "2-2"], ["6-6", "3-3"], ["5-1", "4-4"]], "none")
-    return run(r, state, {"type": "play", "tile": "6-1"}, {"type": "play", "tile": "6-6"},
-               {"type": "play", "tile": "5-1"}).to_act
+    return run(
+        r, state, {"type": "play", "tile": "6-1"}, {"type": "play", "tile": "6-6"}, {"type": "play", "tile": "5-1"}
+    ).to_act
 
 
 def _off_suit_applied(rules: Moon) -> Any:
@@ -442,28 +525,40 @@ SCENARIOS: dict[str, Callable[[Moon], Any]] = {
     "AnticlockwiseBidding": lambda r: run(r, started(r), {"type": "pass"}).to_act,
     "EqualBidAccepted": lambda r: r.legal_moves(run(r, started(r), {"type": "bid", "value": 5})),
     "TwentyOneNotEnding": lambda r: run(r, started(r), {"type": "bid", "value": 21}).phase,
-    "LowestSeatBidderDeclares": lambda r: run(r, started(r), {"type": "bid", "value": 4},
-                                              {"type": "bid", "value": 5}, {"type": "pass"}).declarer,
-    "ForcedBidNotEnforced": lambda r: r.legal_moves(run(r, started(r, all_pass="forced_bid"),
-                                                        {"type": "pass"}, {"type": "pass"})),
+    "LowestSeatBidderDeclares": lambda r: (
+        run(r, started(r), {"type": "bid", "value": 4}, {"type": "bid", "value": 5}, {"type": "pass"}).declarer
+    ),
+    "ForcedBidNotEnforced": lambda r: r.legal_moves(
+        run(r, started(r, all_pass="forced_bid"), {"type": "pass"}, {"type": "pass"})
+    ),
     "WidowNotAdded": lambda r: len(_after_bidding(r).hands[1]),
     "WidowNotDiscardable": lambda r: r.legal_moves(_after_bidding(r)),
     "DoublesAlwaysOffered": lambda r: r.legal_moves(
-        r.apply(_after_bidding(r, doubles_trump=False), {"type": "discard", "tile": MOON_TILES[7]})),
+        r.apply(_after_bidding(r, doubles_trump=False), {"type": "discard", "tile": MOON_TILES[7]})
+    ),
     "NumberTrumpStillFollows": lambda r: legal_tiles(
-        r, play_state([[], ["6-5", "3-3"], []], 5, to_act=1, trick=("6-3",), trick_seats=(0,))),
+        r, play_state([[], ["6-5", "3-3"], []], 5, to_act=1, trick=("6-3",), trick_seats=(0,))
+    ),
     "DoublesFollowNumber": lambda r: legal_tiles(
-        r, play_state([[], ["5-5", "2-1"], []], "doubles", to_act=1, trick=("5-2",), trick_seats=(0,))),
-    "FirstBidderLeads": lambda r: r.apply(
-        r.apply(_after_bidding(r), {"type": "discard", "tile": MOON_TILES[7]}), {"type": "trump", "suit": 1}).to_act,
+        r, play_state([[], ["5-5", "2-1"], []], "doubles", to_act=1, trick=("5-2",), trick_seats=(0,))
+    ),
+    "FirstBidderLeads": lambda r: (
+        r.apply(
+            r.apply(_after_bidding(r), {"type": "discard", "tile": MOON_TILES[7]}), {"type": "trump", "suit": 1}
+        ).to_act
+    ),
     "TrumpLeadCallsNumber": lambda r: legal_tiles(
-        r, play_state([[], ["2-1", "6-5"], []], 2, to_act=1, trick=("6-2",), trick_seats=(0,))),
+        r, play_state([[], ["2-1", "6-5"], []], 2, to_act=1, trick=("6-2",), trick_seats=(0,))
+    ),
     "LedSuitLowerEnd": lambda r: legal_tiles(
-        r, play_state([[], ["3-1", "6-1"], []], "none", to_act=1, trick=("6-3",), trick_seats=(0,))),
+        r, play_state([[], ["3-1", "6-1"], []], "none", to_act=1, trick=("6-3",), trick_seats=(0,))
+    ),
     "NoDutyToFollowTrump": lambda r: legal_tiles(
-        r, play_state([[], ["2-1", "6-5"], []], 2, to_act=1, trick=("6-2",), trick_seats=(0,))),
+        r, play_state([[], ["2-1", "6-5"], []], 2, to_act=1, trick=("6-2",), trick_seats=(0,))
+    ),
     "LowerEndNotFollowing": lambda r: legal_tiles(
-        r, play_state([[], ["6-4", "5-5"], []], 3, to_act=1, trick=("4-1",), trick_seats=(0,))),
+        r, play_state([[], ["6-4", "5-5"], []], 3, to_act=1, trick=("4-1",), trick_seats=(0,))
+    ),
     "DoubleRankedByOtherEnd": lambda r: r.trick_winner(("3-3", "6-3", "1-1"), (0, 1, 2), "none"),
     "TrumpRankByPipTotal": lambda r: r.trick_winner(("4-2", "6-4", "4-4"), (0, 1, 2), 4),
     "BlankDoubleHighestTrump": lambda r: r.trick_winner(("0-0", "6-6", "1-1"), (0, 1, 2), "doubles"),

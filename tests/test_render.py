@@ -29,7 +29,9 @@ def text_of(game: str, failure: dict[str, Any], entry: dict[str, Any] | None = N
 
 
 def test_every_clause_the_docs_define_has_its_text() -> None:
-    defined = {c for doc in (ROOT / "docs" / "rules").glob("*.md") for c in DEFINED.findall(doc.read_text(encoding="utf-8"))}
+    defined = {
+        c for doc in (ROOT / "docs" / "rules").glob("*.md") for c in DEFINED.findall(doc.read_text(encoding="utf-8"))
+    }
     assert defined and defined <= set(all_clauses())
     assert all(all_clauses()[c] for c in defined)
 
@@ -64,7 +66,9 @@ def test_the_failure_names_the_clause_with_its_text_and_the_replay_command(bm: d
     out = text_of("black-maria", bm)
     assert out.startswith("FAIL CONTRACT-MOVES-1 (black-maria, properties): the engine lists a move twice")
     assert "rule: `legal_moves` lists each distinct legal move once" in out
-    assert "replay: ruleproof replay ruleproof-traces/black-maria-CONTRACT-MOVES-1.json --engine my.engine:Factory" in out
+    assert (
+        "replay: ruleproof replay ruleproof-traces/black-maria-CONTRACT-MOVES-1.json --engine my.engine:Factory" in out
+    )
     assert f"counterexample: {len(bm['trace'])} steps (minimized from {bm['original_steps']})" in out
 
 
@@ -72,7 +76,9 @@ def test_expected_and_got_are_json_on_both_sides_and_the_differing_moves_are_nam
     out = text_of("black-maria", bm)
     move = bm["trace"][-1]["apply"]
     assert f'expected: [{{"type": "play", "card": "{move["card"]}"}}, {{"type": "pass"}}]' in out
-    assert f'got:      [{{"type": "play", "card": "{move["card"]}"}}, {{"type": "play", "card": "{move["card"]}"}}]' in out
+    assert (
+        f'got:      [{{"type": "play", "card": "{move["card"]}"}}, {{"type": "play", "card": "{move["card"]}"}}]' in out
+    )
     assert 'missing:  [{"type": "pass"}]' in out
     assert f'extra:    [{{"type": "play", "card": "{move["card"]}"}}]' in out
     assert "{'type'" not in out  # never a Python repr
@@ -87,7 +93,7 @@ def test_the_last_steps_are_shown_numbered_ending_with_the_violation(bm: dict[st
     violating = next(line for line in out.splitlines() if "←" in line)
     assert re.match(rf"^\s+→\s+{n}  ", violating) and violating.endswith("← violates CONTRACT-MOVES-1")
     seat = bm["states"][-2]["to_act"]
-    assert f"seat {seat} apply {{\"type\": \"play\", \"card\": \"{bm['trace'][-1]['apply']['card']}\"}}" in violating
+    assert f'seat {seat} apply {{"type": "play", "card": "{bm["trace"][-1]["apply"]["card"]}"}}' in violating
 
 
 def test_the_table_after_the_violating_step_has_hands_trick_and_scores_with_suit_symbols(bm: dict[str, Any]) -> None:
@@ -104,7 +110,9 @@ def test_the_table_after_the_violating_step_has_hands_trick_and_scores_with_suit
     assert before["zones"] != after["zones"]
 
 
-@pytest.mark.parametrize(("game", "pattern"), [("moon", r"\[\d\|\d\]"), ("fool", r"\b[GRYB]\d{1,2}\b"), ("idiot", r"\b[2-9TJQKA][♠♥♦♣]")])
+@pytest.mark.parametrize(
+    ("game", "pattern"), [("moon", r"\[\d\|\d\]"), ("fool", r"\b[GRYB]\d{1,2}\b"), ("idiot", r"\b[2-9TJQKA][♠♥♦♣]")]
+)
 def test_each_game_draws_its_pieces(game: str, pattern: str) -> None:
     out = text_of(game, played_failure(game, 12).to_json())
     table = out.split("the table after step")[1]
@@ -134,7 +142,9 @@ def test_an_unconfirmed_failure_is_flagged(bm: dict[str, Any]) -> None:
 
 def test_both_lengths_are_given_when_the_certificate_has_them(bm: dict[str, Any]) -> None:
     n = len(bm["trace"])
-    assert f"counterexample: {n} steps (as first recorded: nothing shorter found)\n" in text_of("black-maria", {**bm, "original_steps": n})
+    assert f"counterexample: {n} steps (as first recorded: nothing shorter found)\n" in text_of(
+        "black-maria", {**bm, "original_steps": n}
+    )
     assert f"counterexample: {n} steps\n" in text_of("black-maria", {**bm, "original_steps": 0})  # an older certificate
 
 
@@ -153,7 +163,12 @@ def test_list_difference_compares_moves_as_json_with_card_order_ignored() -> Non
 
 
 def test_a_deal_step_is_summarised_by_its_sizes() -> None:
-    failure = {"trace": [{"new_game": {"game": "moon"}}, {"apply": {"type": "deal", "hands": [["6-6"] * 7] * 3, "widow": "0-0"}}]}
+    failure = {
+        "trace": [
+            {"new_game": {"game": "moon"}},
+            {"apply": {"type": "deal", "hands": [["6-6"] * 7] * 3, "widow": "0-0"}},
+        ]
+    }
     assert step_line(steps_of(failure)[1]) == 'apply deal: hands 7+7+7, widow "0-0"'
     reject = {"trace": [{"new_game": {}}, {"reject": {"type": "play", "card": "QS"}, "clause": "BM-FOLLOW-1"}]}
     assert step_line(steps_of(reject)[1]) == 'reject {"type": "play", "card": "QS"}  (must be refused: BM-FOLLOW-1)'
@@ -169,7 +184,14 @@ def test_pieces_follow_each_games_notation() -> None:
 
 
 def test_a_malformed_state_is_drawn_as_text_not_a_crash() -> None:
-    view = table_of({"game": "moon", "players": "three", "zones": {"hand/0": "6-6", "trick": [["x"]], "weird": [None]}, "scores": "no"})
+    view = table_of(
+        {
+            "game": "moon",
+            "players": "three",
+            "zones": {"hand/0": "6-6", "trick": [["x"]], "weird": [None]},
+            "scores": "no",
+        }
+    )
     assert [s.seat for s in view.seats] == [0]
     assert [p.text for p in view.seats[0].zones[0].pieces] == ["6-6"]
     assert {z.name for z in view.shared} == {"trick", "weird"}
@@ -180,12 +202,31 @@ def test_certify_prints_each_failure_this_way(tmp_path: Path, capsys: pytest.Cap
     """Fixtures only (seconds): the PassLeft mutant fails BM-PASS-1 in fixture B-D1, on its last pass."""
     from ruleproof.cli import main
 
-    status = main(["certify", "--game", "black-maria", "--engine", "tests.mutants.black_maria:PassLeft.engine",
-                   "--profile", "dev", "--no-properties", "--traces", str(tmp_path)])  # fmt: skip
+    status = main(
+        [
+            "certify",
+            "--game",
+            "black-maria",
+            "--engine",
+            "tests.mutants.black_maria:PassLeft.engine",
+            "--profile",
+            "dev",
+            "--no-properties",
+            "--traces",
+            str(tmp_path),
+        ]
+    )
     out = capsys.readouterr().out
     assert status == 1
     failure = out[out.index("FAIL BM-PASS-1 (black-maria, fixture:B-D1)") :]
     assert "  rule: After the deal each player passes exactly 3 cards" in failure
-    assert re.search(r'^  →\s+\d+  seat \d apply \{"type": "pass", "cards": \[.*\]\}   ← violates BM-PASS-1$', failure, re.M)
-    assert re.search(r"^      hand {7}(?:[2-9TJQKA][♠♥♦♣] ){16}[2-9TJQKA][♠♥♦♣](?: |$)", failure, re.M)  # 17 cards, suit symbols
-    assert f"replay: ruleproof replay {tmp_path}/black-maria-BM-PASS-1.json --engine tests.mutants.black_maria:PassLeft.engine" in failure
+    assert re.search(
+        r'^  →\s+\d+  seat \d apply \{"type": "pass", "cards": \[.*\]\}   ← violates BM-PASS-1$', failure, re.M
+    )
+    assert re.search(
+        r"^      hand {7}(?:[2-9TJQKA][♠♥♦♣] ){16}[2-9TJQKA][♠♥♦♣](?: |$)", failure, re.M
+    )  # 17 cards, suit symbols
+    assert (
+        f"replay: ruleproof replay {tmp_path}/black-maria-BM-PASS-1.json --engine tests.mutants.black_maria:PassLeft.engine"
+        in failure
+    )

@@ -4,12 +4,11 @@ judged without all of its situations is reported ``partial``, never a plain ``pa
 from __future__ import annotations
 
 import pytest
+from ruleproof.properties import available_games, properties_for
 
 from ruleproof.certificate import Certificate, junit_xml
-from ruleproof.properties import available_games, properties_for
 from ruleproof.report import GameReport
-from ruleproof.runner import PROFILES, certify_game
-from ruleproof.runner import _passed
+from ruleproof.runner import PROFILES, _passed, certify_game
 from ruleproof.session import Ledger
 from ruleproof.setup_probes import defaults, forbidden, probes
 
@@ -65,7 +64,9 @@ def test_overtricks_scored_is_killed_by_the_properties_alone() -> None:
     from tests.mutants import all_mutants
 
     mutant = next(m for m in all_mutants() if m.name == "OvertricksScored")
-    report = certify_game(CheckedEngine(mutant.engine()), "moon", PROFILES["ci"], stop_after=mutant.clause, fixtures=False)
+    report = certify_game(
+        CheckedEngine(mutant.engine()), "moon", PROFILES["ci"], stop_after=mutant.clause, fixtures=False
+    )
     assert [f.source for f in report.failures if f.finding.clause == "MOON-SCORE-1"] == ["properties"]
 
 
@@ -79,7 +80,9 @@ class OnlyToHundred:
 
     def hello(self) -> dict:
         hello = self.inner.hello()
-        games = {"black-maria": {**hello["games"]["black-maria"], "options": {"scoring": ["standard"], "target": [100]}}}
+        games = {
+            "black-maria": {**hello["games"]["black-maria"], "options": {"scoring": ["standard"], "target": [100]}}
+        }
         return {**hello, "games": games}
 
     def __getattr__(self, name: str):
@@ -93,6 +96,9 @@ def test_an_engine_that_only_plays_to_100_has_its_game_end_judged() -> None:
     assert not report.failures
     # the long examples (one in four) play whole games to 100: every game-end reading is reached
     assert {c: report.clauses[c] for c in ("BM-END-1", "BM-END-2", "CONTRACT-OVER-1")} == {
-        "BM-END-1": "pass", "BM-END-2": "pass", "CONTRACT-OVER-1": "pass"}  # fmt: skip
+        "BM-END-1": "pass",
+        "BM-END-2": "pass",
+        "CONTRACT-OVER-1": "pass",
+    }
     with_fixtures = certify_game(CheckedEngine(OnlyToHundred()), "black-maria", PROFILES["ci"])
     assert with_fixtures.clauses["BM-END-1"] == "pass" and not with_fixtures.missing("BM-END-2")

@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from ruleproof.properties import available_games, properties_for
+
 from ruleproof.scenarios import bundled
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,9 +38,13 @@ def all_doc_ids() -> set[str]:
 
 def code_citations() -> dict[str, set[str]]:
     cited: dict[str, set[str]] = {}
-    files = [*ROOT.joinpath("reference").glob("*.py"), *ROOT.joinpath("properties").glob("*.py"),
-             *ROOT.joinpath("ruleproof").rglob("*.py"), *ROOT.joinpath("tests", "mutants").glob("*.py"),
-             *ROOT.joinpath("fixtures").rglob("*.json")]  # fmt: skip
+    files = [
+        *ROOT.joinpath("reference").glob("*.py"),
+        *ROOT.joinpath("properties").glob("*.py"),
+        *ROOT.joinpath("ruleproof").rglob("*.py"),
+        *ROOT.joinpath("tests", "mutants").glob("*.py"),
+        *ROOT.joinpath("fixtures").rglob("*.json"),
+    ]
     for path in files:
         for clause in ID.findall(path.read_text(encoding="utf-8")):
             cited.setdefault(clause, set()).add(str(path.relative_to(ROOT)))

@@ -40,12 +40,18 @@ def broken_cmd(name: str, *args: str) -> list[str]:
     return [PY, str(BROKEN / f"{name}.py"), *args]
 
 
-def run_cli(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, limit: float = 30) -> tuple[subprocess.CompletedProcess[str], float]:
+def run_cli(
+    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, limit: float = 30
+) -> tuple[subprocess.CompletedProcess[str], float]:
     started = time.monotonic()
     proc = subprocess.run(
-        [PY, "-m", "ruleproof.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=limit,
+        [PY, "-m", "ruleproof.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=limit,
         env={**os.environ, "COLUMNS": "200", **(env or {})},
-    )  # fmt: skip
+    )
     return proc, time.monotonic() - started
 
 
@@ -71,9 +77,19 @@ def test_broken_engine_is_reported(name: str, kind: str, words: str, tmp_path: P
     pidfile = tmp_path / "pids"
     cmd = shlex.join(broken_cmd(name))
     proc, seconds = run_cli(
-        "certify", "--engine-cmd", cmd, "--game", "black-maria", "--timeout", "1", "--profile", "dev",
-        "--traces", str(tmp_path / "traces"), env={"BROKEN_ENGINE_PIDFILE": str(pidfile)},
-    )  # fmt: skip
+        "certify",
+        "--engine-cmd",
+        cmd,
+        "--game",
+        "black-maria",
+        "--timeout",
+        "1",
+        "--profile",
+        "dev",
+        "--traces",
+        str(tmp_path / "traces"),
+        env={"BROKEN_ENGINE_PIDFILE": str(pidfile)},
+    )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 2, out[-3000:]
     assert f"ADAPTER BROKEN (black-maria, {kind})" in out, out[-3000:]
@@ -90,6 +106,7 @@ def test_engine_that_cannot_start() -> None:
 
 
 # -- the transport in process --------------------------------------------------------------------
+
 
 def test_timeout_kills_and_reaps_and_stays_broken() -> None:
     engine = SubprocessEngine(broken_cmd("hangs"), timeout=0.5)
@@ -133,7 +150,7 @@ def test_close_sends_bye_and_context_manager_reaps() -> None:
 
 
 def test_unsolicited_line_between_calls() -> None:
-    script = "import sys\nfor line in sys.stdin:\n    print('{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}', flush=True)\n    print('late', flush=True)\n"
+    script = 'import sys\nfor line in sys.stdin:\n    print(\'{"jsonrpc":"2.0","id":1,"result":{}}\', flush=True)\n    print(\'late\', flush=True)\n'
     with SubprocessEngine([PY, "-c", script], timeout=2) as engine:
         try:
             engine.hello()  # both lines may arrive together (extra_output now) or apart (next call)
@@ -146,6 +163,7 @@ def test_unsolicited_line_between_calls() -> None:
 
 
 # -- the stdio server ---------------------------------------------------------------------------
+
 
 def test_server_errors_and_bye() -> None:
     lines = [
@@ -172,6 +190,7 @@ def test_server_errors_and_bye() -> None:
 
 # -- the reference over the pipe: certify, replay, pytest plugin ---------------------------------
 
+
 def _games() -> list[str]:
     from ruleproof.properties import available_games
     from ruleproof.reference import RULES, all_rules
@@ -196,23 +215,47 @@ def test_replay_with_engine_cmd(tmp_path: Path) -> None:
         "ruleproof_trace": 1,
         "game": "black-maria",
         "violation": {"clause": "BM-DEAL-1", "message": "accepted a short deal"},
-        "steps": [{"new_game": {"game": "black-maria", "players": 4, "dealer": 0, "options": {}}}, {"reject": deal, "clause": "BM-DEAL-1"}],
+        "steps": [
+            {"new_game": {"game": "black-maria", "players": 4, "dealer": 0, "options": {}}},
+            {"reject": deal, "clause": "BM-DEAL-1"},
+        ],
     }
     path = tmp_path / "trace.json"
     path.write_text(json.dumps(trace))
     proc, _ = run_cli("replay", str(path), "--engine-cmd", shlex.join(serve_cmd("black-maria")))
     assert proc.returncode == 0 and "FIXED" in proc.stdout, proc.stdout + proc.stderr
-    proc, _ = run_cli("replay", str(path), "--engine-cmd", shlex.join(broken_cmd("exits_midgame")) + " --x", "--timeout", "1")
+    proc, _ = run_cli(
+        "replay", str(path), "--engine-cmd", shlex.join(broken_cmd("exits_midgame")) + " --x", "--timeout", "1"
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr  # broken only on its 10th apply: not reached
 
 
 def test_pytest_plugin_with_engine_cmd(tmp_path: Path) -> None:
     cmd = shlex.join(serve_cmd("black-maria"))
     proc = subprocess.run(
-        [PY, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--ruleproof-engine-cmd", cmd, "--ruleproof-game", "black-maria",
-         "--ruleproof-profile", "dev", "--ruleproof-traces", str(tmp_path / "traces"), "--rootdir", str(tmp_path)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        [
+            PY,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--ruleproof-engine-cmd",
+            cmd,
+            "--ruleproof-game",
+            "black-maria",
+            "--ruleproof-profile",
+            "dev",
+            "--ruleproof-traces",
+            str(tmp_path / "traces"),
+            "--rootdir",
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout
 
@@ -223,10 +266,27 @@ def test_interrupted_kit_reaps_the_engine(sig: str, tmp_path: Path) -> None:
 
     pidfile = tmp_path / "pids"
     proc = subprocess.Popen(
-        [PY, "-m", "ruleproof.cli", "certify", "--engine-cmd", shlex.join(broken_cmd("hangs")), "--game", "black-maria",
-         "--timeout", "100", "--profile", "dev", "--traces", str(tmp_path / "traces")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "BROKEN_ENGINE_PIDFILE": str(pidfile)},
-    )  # fmt: skip
+        [
+            PY,
+            "-m",
+            "ruleproof.cli",
+            "certify",
+            "--engine-cmd",
+            shlex.join(broken_cmd("hangs")),
+            "--game",
+            "black-maria",
+            "--timeout",
+            "100",
+            "--profile",
+            "dev",
+            "--traces",
+            str(tmp_path / "traces"),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "BROKEN_ENGINE_PIDFILE": str(pidfile)},
+    )
     deadline = time.monotonic() + 20
     while not pidfile.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -249,7 +309,7 @@ def test_engine_runs_in_its_own_session() -> None:
 def test_reply_ids_must_be_the_integer_sent() -> None:
     # 1.0 and true compare equal to 1 in Python, but are not the id that was sent
     for bad in ("1.0", "true"):
-        script = f"import sys\nfor line in sys.stdin:\n    print('{{\"jsonrpc\":\"2.0\",\"id\":{bad},\"result\":{{}}}}', flush=True)\n"
+        script = f'import sys\nfor line in sys.stdin:\n    print(\'{{"jsonrpc":"2.0","id":{bad},"result":{{}}}}\', flush=True)\n'
         with SubprocessEngine([PY, "-c", script], timeout=5) as engine:
             with pytest.raises(AdapterBroken) as info:
                 engine.hello()

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ruleproof.properties import properties_for
+from ruleproof.reference import ReferenceEngine
 
 from ruleproof.checked import CheckedEngine
 from ruleproof.cli import main
-from ruleproof.properties import properties_for
-from ruleproof.reference import ReferenceEngine
 from ruleproof.runner import PROFILES, certify_game
 from ruleproof.scenarios import FixtureError, bundled, fixtures_for, load_dirs, load_file, run_fixture, variants
 from ruleproof.session import Ledger
@@ -35,12 +35,27 @@ def flat(text: str) -> str:
 
 
 def certify(tmp_path: Path, *extra: str) -> int:
-    return main(["certify", "--game", "black-maria", "--no-properties", "--json", str(tmp_path / "cert.json"),
-                 "--traces", str(tmp_path / "traces"), *extra])  # fmt: skip
+    return main(
+        [
+            "certify",
+            "--game",
+            "black-maria",
+            "--no-properties",
+            "--json",
+            str(tmp_path / "cert.json"),
+            "--traces",
+            str(tmp_path / "traces"),
+            *extra,
+        ]
+    )
 
 
 def test_user_fixtures_run_next_to_the_bundled_ones(tmp_path: Path) -> None:
-    wrong_leader = {**FOLLOW, "id": "my-wrong-leader", "steps": [{"expect": {"state": {"dealer": 2}}, "clause": "BM-DEAL-2"}]}
+    wrong_leader = {
+        **FOLLOW,
+        "id": "my-wrong-leader",
+        "steps": [{"expect": {"state": {"dealer": 2}}, "clause": "BM-DEAL-2"}],
+    }
     folder = user_dir(tmp_path, mine={**FOLLOW, "id": "my-follow-suit"})
     assert certify(tmp_path, "--fixtures", str(folder)) == 0
     fixtures = json.loads((tmp_path / "cert.json").read_text())["games"]["black-maria"]["fixtures"]
@@ -49,7 +64,9 @@ def test_user_fixtures_run_next_to_the_bundled_ones(tmp_path: Path) -> None:
     other = tmp_path / "more"
     other.mkdir()
     (other / "leader.json").write_text(json.dumps(wrong_leader))
-    assert certify(tmp_path, "--fixtures", str(folder), "--fixtures", str(other)) == 1, "repeatable, and a user fixture can fail"
+    assert certify(tmp_path, "--fixtures", str(folder), "--fixtures", str(other)) == 1, (
+        "repeatable, and a user fixture can fail"
+    )
     cert = json.loads((tmp_path / "cert.json").read_text())["games"]["black-maria"]
     assert cert["fixtures"]["my-wrong-leader"] == "fail"
     assert [f["source"] for f in cert["failures"] if f["clause"] == "BM-DEAL-2"] == ["fixture:my-wrong-leader"]
@@ -58,15 +75,20 @@ def test_user_fixtures_run_next_to_the_bundled_ones(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        ({k: v for k, v in FOLLOW.items() if k != "id"}, "at <root>: \"id\" is a required property"),
+        ({k: v for k, v in FOLLOW.items() if k != "id"}, 'at <root>: "id" is a required property'),
         ({**FOLLOW, "id": "x", "clauses": ["BM-NOPE-1"]}, "at clauses[0]: 'BM-NOPE-1' is not a clause of black-maria"),
         ({**FOLLOW, "id": "x", "steps": [{"apply": {"type": "play", "card": "ZZ"}}]}, "at steps[0].apply"),
         ({**FOLLOW, "id": "x", "steps": [{"expect": {"legal": []}, "clause": "IDIOT-BURN-10"}]}, "at steps[0].clause"),
-        ({**FOLLOW, "id": "BM-follow-suit"}, "at id: 'BM-follow-suit' is already the id of black-maria/follow-suit.json"),
+        (
+            {**FOLLOW, "id": "BM-follow-suit"},
+            "at id: 'BM-follow-suit' is already the id of black-maria/follow-suit.json",
+        ),
         ("{not json", "not JSON"),
     ],
 )
-def test_a_bad_user_fixture_exits_2_naming_the_file_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: Any, words: str) -> None:
+def test_a_bad_user_fixture_exits_2_naming_the_file_and_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: Any, words: str
+) -> None:
     folder = user_dir(tmp_path, bad=content)
     assert certify(tmp_path, "--fixtures", str(folder)) == 2
     err = flat(capsys.readouterr().err)
@@ -146,7 +168,12 @@ def test_an_idiot_engine_with_only_burner_still_runs_the_idiot_fixtures() -> Non
     statuses = fixture_statuses(Declares("idiot", after_burn=["burner"]), "idiot")
     ran = {fx: s for fx, s in statuses.items() if s != "skipped"}
     assert all(s == "pass" for s in ran.values()), statuses
-    assert {"I-D1b-burner-starts", "I-D2c-four-nines-burn-burner", "I-D3b-five-fives-two-decks-burner", "I-D4b-ten-on-ace-burner"} <= set(ran)
+    assert {
+        "I-D1b-burner-starts",
+        "I-D2c-four-nines-burn-burner",
+        "I-D3b-five-fives-two-decks-burner",
+        "I-D4b-ten-on-ace-burner",
+    } <= set(ran)
     assert len(ran) >= 10, f"only {sorted(ran)} ran"
     assert statuses["I-D2-four-nines-burn"] == "skipped", "the fixture that depends on after_burn=next does not run"
 
@@ -167,14 +194,36 @@ def test_every_bundled_fixture_holds_on_the_reference_under_every_variant() -> N
 
 
 def test_the_plugin_runs_user_fixtures_too(tmp_path: Path) -> None:
-    wrong_leader = {**FOLLOW, "id": "my-wrong-leader", "steps": [{"expect": {"state": {"dealer": 2}}, "clause": "BM-DEAL-2"}]}
+    wrong_leader = {
+        **FOLLOW,
+        "id": "my-wrong-leader",
+        "steps": [{"expect": {"state": {"dealer": 2}}, "clause": "BM-DEAL-2"}],
+    }
     folder = user_dir(tmp_path, leader=wrong_leader)
     empty = tmp_path / "empty"
     empty.mkdir()
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", str(empty), "-n", "0", "-q", "--ruleproof", "--ruleproof-game", "black-maria",
-         "--ruleproof-no-properties", "--ruleproof-fixtures", str(folder), "--ruleproof-traces", str(tmp_path / "traces")],
-        capture_output=True, text=True, cwd=Path(__file__).parent.parent, timeout=300,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(empty),
+            "-n",
+            "0",
+            "-q",
+            "--ruleproof",
+            "--ruleproof-game",
+            "black-maria",
+            "--ruleproof-no-properties",
+            "--ruleproof-fixtures",
+            str(folder),
+            "--ruleproof-traces",
+            str(tmp_path / "traces"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parent.parent,
+        timeout=300,
+    )
     assert run.returncode == 1
     assert "black-maria::BM-DEAL-2" in run.stdout and "[my-wrong-leader" in run.stdout

@@ -62,21 +62,27 @@ class OpenSpielHearts:
         return {
             "protocol": 1,
             "engine": {"name": "open_spiel-hearts", "version": version("open_spiel")},
-            "games": {GAME: {"players": [PLAYERS], "options": {"scoring": ["standard"], "target": {"min": 1, "max": 1}}}},
+            "games": {
+                GAME: {"players": [PLAYERS], "options": {"scoring": ["standard"], "target": {"min": 1, "max": 1}}}
+            },
         }
 
     def new_game(self, game: str, players: int, dealer: int, options: dict[str, Any]) -> dict[str, Any]:
         if game != GAME:
             raise Unsupported(f"game: {game!r} is not OpenSpiel's Hearts")
         if players != PLAYERS:
-            raise (Unsupported if players == 3 else BadRequest)(f"players: OpenSpiel's Hearts has 4 players, not {players}")
+            raise (Unsupported if players == 3 else BadRequest)(
+                f"players: OpenSpiel's Hearts has 4 players, not {players}"
+            )
         if not isinstance(dealer, int) or not 0 <= dealer < PLAYERS:
             raise BadRequest(f"dealer: {dealer!r} is not a seat of 4")
         unknown = set(options) - {"scoring", "target"}
         if unknown:
             raise BadRequest(f"options: unknown {', '.join(sorted(unknown))}")
         if options.get("scoring", "standard") != "standard":
-            raise BadRequest(f"options.scoring: OpenSpiel scores hearts 1 and the QS 13 only, not {options['scoring']!r}")
+            raise BadRequest(
+                f"options.scoring: OpenSpiel scores hearts 1 and the QS 13 only, not {options['scoring']!r}"
+            )
         target = options.get("target", 1)
         if type(target) is not int or target != 1:  # True == 1 in Python: a bool is the wrong type (CONTRACT-SETUP-2)
             raise BadRequest(f"options.target: OpenSpiel plays one hand, a game to target 1, not {options['target']!r}")
@@ -123,20 +129,26 @@ class OpenSpielHearts:
         expected = {"deal": "deal", "pass": "pass", "play": "play"}[phase]
         if move["type"] != expected:
             raise IllegalMove(clause, f"a {move['type']!r} move in phase {phase}")
-        actions = {"deal": self._deal_actions, "pass": self._pass_actions, "play": self._play_actions}[phase](move, clause)
+        actions = {"deal": self._deal_actions, "pass": self._pass_actions, "play": self._play_actions}[phase](
+            move, clause
+        )
         after = s.clone()  # a refused move must leave the game as it was: work on a copy
         for action in actions:
             # OpenSpiel decides what is legal: its own list (its apply_action_with_legality_check
             # checks the same list, but also logs every refusal to stderr from C++)
             if action not in after.legal_actions():
-                raise IllegalMove(clause, f"OpenSpiel does not list {after.action_to_string(action)} here: {json.dumps(move)} refused")
+                raise IllegalMove(
+                    clause, f"OpenSpiel does not list {after.action_to_string(action)} here: {json.dumps(move)} refused"
+                )
             after.apply_action(action)
         self.spiel = after
         return self.state_json()
 
     def _deal_actions(self, move: dict[str, Any], clause: str) -> list[int]:
         hands = move.get("hands")
-        if not isinstance(hands, list) or not all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands):
+        if not isinstance(hands, list) or not all(
+            isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands
+        ):
             raise BadRequest("move.hands: must be a list of lists of card strings")
         if len(hands) != PLAYERS or any(len(h) != 13 for h in hands):
             raise IllegalMove(clause, f"a deal is 4 hands of 13 cards, got sizes {[len(h) for h in hands]}")
@@ -171,7 +183,9 @@ class OpenSpielHearts:
     def state_json(self) -> dict[str, Any]:
         s = self._game_state()
         phase = self.phase()
-        zones: dict[str, list[str]] = {f"{kind}/{seat}": [] for kind in ("hand", "passing", "won") for seat in range(PLAYERS)}
+        zones: dict[str, list[str]] = {
+            f"{kind}/{seat}": [] for kind in ("hand", "passing", "won") for seat in range(PLAYERS)
+        }
         zones["trick"] = []
         scores = [0] * PLAYERS
         to_act = leader = result = None

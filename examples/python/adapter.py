@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruleproof.engine import BadRequest, IllegalMove, Unsupported
 from ruleproof.reference.black_maria import BlackMaria  # stands for "your engine"
+
+from ruleproof.engine import BadRequest, IllegalMove, Unsupported
 
 
 class Adapter:

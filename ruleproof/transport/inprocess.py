@@ -22,7 +22,8 @@ import ctypes
 import queue
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ruleproof.engine import AdapterBroken, Engine, EngineFactory, JSONObject, Move, State, make_engine
 
@@ -35,38 +36,42 @@ _Job = Callable[[], Any]
 class TimedEngine:
     """The ``Engine`` protocol for an in-process engine, each call on a worker thread under a deadline."""
 
-    def __init__(self, spec: str, factory: EngineFactory, *, timeout: float, stop: threading.Event | None = None) -> None:
+    def __init__(
+        self, spec: str, factory: EngineFactory, *, timeout: float, stop: threading.Event | None = None
+    ) -> None:
         self.spec, self.timeout, self.stop = spec, timeout, stop
         self._broken: AdapterBroken | None = None
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         # one answer queue for every call: after a call is abandoned no other call is made, so no answer is stale
         self._answers: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
-        self._worker = threading.Thread(target=_work, args=(self._jobs, self._answers), name=f"engine {spec}", daemon=True)
+        self._worker = threading.Thread(
+            target=_work, args=(self._jobs, self._answers), name=f"engine {spec}", daemon=True
+        )
         self._worker.start()
         # the factory runs on the worker too: a constructor that never returns is a timeout like any call
         self.inner: Engine = self._call("factory", {}, lambda: make_engine(spec, factory))
 
     def hello(self) -> JSONObject:
-        return self._call("hello", {}, lambda: self.inner.hello())  # type: ignore[no-any-return]
+        return self._call("hello", {}, self.inner.hello)  # type: ignore[no-any-return]
 
     def new_game(self, game: str, players: int, dealer: int, options: JSONObject) -> State:
         params = {"game": game, "players": players, "dealer": dealer, "options": options}
         return self._call("new_game", params, lambda: self.inner.new_game(game, players, dealer, options))  # type: ignore[no-any-return]
 
     def legal_moves(self) -> list[Move]:
-        return self._call("legal_moves", {}, lambda: self.inner.legal_moves())  # type: ignore[no-any-return]
+        return self._call("legal_moves", {}, self.inner.legal_moves)  # type: ignore[no-any-return]
 
     def apply(self, move: Move) -> State:
         return self._call("apply", {"move": move}, lambda: self.inner.apply(move))  # type: ignore[no-any-return]
 
     def state(self) -> State:
-        return self._call("state", {}, lambda: self.inner.state())  # type: ignore[no-any-return]
+        return self._call("state", {}, self.inner.state)  # type: ignore[no-any-return]
 
     def close(self) -> None:
         """Close the engine (under the deadline too) and end the worker; a hung worker is left behind."""
         if self._broken is None:
             try:
-                self._call("close", {}, lambda: self.inner.close())
+                self._call("close", {}, self.inner.close)
             finally:
                 self._jobs.put(None)
 
@@ -96,9 +101,16 @@ class TimedEngine:
                 pass
             now = time.monotonic()
             if now >= deadline:
-                raise self._abandon("timeout", f"{method} did not return within {self.timeout:g}s (in process, {self.spec})", method, params)
+                raise self._abandon(
+                    "timeout",
+                    f"{method} did not return within {self.timeout:g}s (in process, {self.spec})",
+                    method,
+                    params,
+                )
             if stop_deadline is not None and now >= stop_deadline:
-                raise self._abandon("interrupted", f"the run was stopped while {method} was still running ({self.spec})", method, params)
+                raise self._abandon(
+                    "interrupted", f"the run was stopped while {method} was still running ({self.spec})", method, params
+                )
 
     def _abandon(self, kind: str, message: str, method: str, params: JSONObject) -> AdapterBroken:
         self._broken = AdapterBroken(kind, message, sent={"method": method, "params": params})

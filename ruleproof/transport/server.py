@@ -46,12 +46,20 @@ def handle(engine: Any, line: bytes) -> tuple[Any, JSONObject | None, bool]:
     except ValueError as err:
         return None, error(PARSE_ERROR, f"parse error: {err}", "bad_request"), False
     if not isinstance(request, dict) or request.get("jsonrpc") != "2.0" or not isinstance(request.get("method"), str):
-        return None, error(INVALID_REQUEST, "invalid request: need jsonrpc '2.0' and a string method", "bad_request"), False
+        return (
+            None,
+            error(INVALID_REQUEST, "invalid request: need jsonrpc '2.0' and a string method", "bad_request"),
+            False,
+        )
     request_id, method, params = request.get("id"), request["method"], request.get("params", {})
     if "id" not in request:
         return None, None, False  # a JSON-RPC notification gets no answer (the kit never sends one)
     if not valid_id(request_id):  # JSON-RPC 2.0 §4: a String, a Number without fractional part, or Null
-        return None, error(INVALID_REQUEST, "invalid request: id must be a string, an integer or null", "bad_request"), False
+        return (
+            None,
+            error(INVALID_REQUEST, "invalid request: id must be a string, an integer or null", "bad_request"),
+            False,
+        )
     if not isinstance(params, dict):
         return request_id, error(INVALID_REQUEST, "invalid request: params must be an object", "bad_request"), False
     try:

@@ -29,7 +29,8 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import orjson
 
@@ -72,9 +73,16 @@ class SubprocessEngine:
         self._tail_lock = threading.Lock()
         try:
             self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, env=env, close_fds=True, start_new_session=True,
-            )  # fmt: skip
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                cwd=cwd,
+                env=env,
+                close_fds=True,
+                start_new_session=True,
+            )
         except OSError as err:
             raise AdapterBroken("exited", f"could not start the engine {self.argv!r}: {err}") from None
         self.pid = self.proc.pid
@@ -99,7 +107,9 @@ class SubprocessEngine:
         return self._call("hello", {"protocol": PROTOCOL_VERSION})
 
     def new_game(self, game: str, players: int, dealer: int, options: JSONObject) -> State:
-        return self._field(self._call("new_game", {"game": game, "players": players, "dealer": dealer, "options": options}), "state")
+        return self._field(
+            self._call("new_game", {"game": game, "players": players, "dealer": dealer, "options": options}), "state"
+        )
 
     def legal_moves(self) -> list[Move]:
         return self._field(self._call("legal_moves", {}), "moves")
@@ -135,7 +145,7 @@ class SubprocessEngine:
             pass
         self._finalizer.detach()
 
-    def __enter__(self) -> "SubprocessEngine":
+    def __enter__(self) -> SubprocessEngine:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -183,26 +193,51 @@ class SubprocessEngine:
         except orjson.JSONDecodeError as err:
             raise self._fail("not_json", f"the answer to {method} is not JSON ({err})", request, _shown(line)) from None
         if not isinstance(reply, dict) or reply.get("jsonrpc") != "2.0":
-            raise self._fail("bad_response", f"the answer to {method} is not a JSON-RPC 2.0 response object", request, reply)
+            raise self._fail(
+                "bad_response", f"the answer to {method} is not a JSON-RPC 2.0 response object", request, reply
+            )
         got = reply.get("id")
         if type(got) is not int or got != ident:  # 1.0 and true are not the id 1
             if type(got) is int and 0 < got < ident:
-                raise self._fail("extra_output", f"a second response to request {got} arrived while waiting for {method} (id {ident})", request, reply)
+                raise self._fail(
+                    "extra_output",
+                    f"a second response to request {got} arrived while waiting for {method} (id {ident})",
+                    request,
+                    reply,
+                )
             raise self._fail("wrong_id", f"the answer to {method} has id {got!r}, expected {ident}", request, reply)
         if self._buf:  # more than one line came back at once
-            raise self._fail("extra_output", f"the engine wrote more than one line in answer to {method}", request, _shown(bytes(self._buf)))
+            raise self._fail(
+                "extra_output",
+                f"the engine wrote more than one line in answer to {method}",
+                request,
+                _shown(bytes(self._buf)),
+            )
         if ("result" in reply) == ("error" in reply):
-            raise self._fail("bad_response", f"the answer to {method} must have exactly one of result and error", request, reply)
+            raise self._fail(
+                "bad_response", f"the answer to {method} must have exactly one of result and error", request, reply
+            )
         if "error" in reply:
             error = reply["error"]
-            if not isinstance(error, dict) or not isinstance(error.get("code"), int) or not isinstance(error.get("message"), str):
-                raise self._fail("bad_response", f"the error answering {method} needs an integer code and a string message", request, reply)
+            if (
+                not isinstance(error, dict)
+                or not isinstance(error.get("code"), int)
+                or not isinstance(error.get("message"), str)
+            ):
+                raise self._fail(
+                    "bad_response",
+                    f"the error answering {method} needs an integer code and a string message",
+                    request,
+                    reply,
+                )
             raise error_from_wire(error)
         return reply["result"]
 
     def _field(self, result: Any, name: str) -> Any:
         if not isinstance(result, dict) or name not in result:
-            raise self._break(self._fail("bad_response", f"the result must be an object with {name!r}", self._request, result))  # type: ignore[misc]
+            raise self._break(
+                self._fail("bad_response", f"the result must be an object with {name!r}", self._request, result)
+            )  # type: ignore[misc]
         return result[name]
 
     def _check_quiet(self, request: JSONObject) -> None:
@@ -215,7 +250,12 @@ class SubprocessEngine:
             if not chunk:
                 raise self._exited(request, "between calls")
             self._buf += chunk
-        raise self._fail("extra_output", "the engine wrote a line nobody asked for (a second response?) before this call", request, _shown(bytes(self._buf)))
+        raise self._fail(
+            "extra_output",
+            "the engine wrote a line nobody asked for (a second response?) before this call",
+            request,
+            _shown(bytes(self._buf)),
+        )
 
     def _write(self, data: bytes, request: JSONObject, deadline: float) -> None:
         view = memoryview(data)
@@ -230,7 +270,12 @@ class SubprocessEngine:
             if view:
                 wait = deadline - time.monotonic()
                 if wait <= 0:
-                    raise self._fail("timeout", f"the engine did not read the {request['method']} request within {self._limit}s", request, None)
+                    raise self._fail(
+                        "timeout",
+                        f"the engine did not read the {request['method']} request within {self._limit}s",
+                        request,
+                        None,
+                    )
                 with selectors.DefaultSelector() as sel:
                     sel.register(self._in, selectors.EVENT_WRITE)
                     sel.select(wait)
@@ -245,7 +290,12 @@ class SubprocessEngine:
                 del buf[: nl + 1]
                 return line
             if len(buf) > self.max_line:
-                raise self._fail("too_long", f"the answer to {request['method']} exceeds {self.max_line} bytes without a newline", request, _shown(bytes(buf[:SHOWN])))
+                raise self._fail(
+                    "too_long",
+                    f"the answer to {request['method']} exceeds {self.max_line} bytes without a newline",
+                    request,
+                    _shown(bytes(buf[:SHOWN])),
+                )
             start = len(buf)
             try:
                 chunk = os.read(self._out, 1 << 20)
@@ -263,7 +313,12 @@ class SubprocessEngine:
             if self._stop_deadline is None:
                 self._stop_deadline = now + STOP_GRACE
             elif now >= self._stop_deadline:
-                raise self._fail("interrupted", f"the run was stopped while the engine was answering {request['method']}", request, _shown(bytes(buf)) or None)
+                raise self._fail(
+                    "interrupted",
+                    f"the run was stopped while the engine was answering {request['method']}",
+                    request,
+                    _shown(bytes(buf)) or None,
+                )
         ends = deadline if self._stop_deadline is None else min(deadline, self._stop_deadline)
         wait = ends - now
         if self.stop is not None and self._stop_deadline is None:
@@ -273,9 +328,18 @@ class SubprocessEngine:
             return
         if self._pidfd is not None and self._pidfd in ready:
             # the engine has exited but its stdout is still open: a process it started holds it
-            raise self._exited(request, f"while answering {request['method']} (a process it started still holds its stdout)", partial=bytes(buf))
+            raise self._exited(
+                request,
+                f"while answering {request['method']} (a process it started still holds its stdout)",
+                partial=bytes(buf),
+            )
         if time.monotonic() >= deadline:
-            raise self._fail("timeout", f"no answer to {request['method']} within {self._limit}s", request, _shown(bytes(buf)) or None)
+            raise self._fail(
+                "timeout",
+                f"no answer to {request['method']} within {self._limit}s",
+                request,
+                _shown(bytes(buf)) or None,
+            )
 
     # -- failures ----------------------------------------------------------------------
     def _fail(self, kind: str, message: str, request: JSONObject, received: Any) -> AdapterBroken:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import orjson
-
 from ruleproof.reference import ReferenceEngine
+
 from ruleproof.transport.server import handle
 
 

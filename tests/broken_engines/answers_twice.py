@@ -1,4 +1,5 @@
 """Broken: answers the 3rd apply twice."""
+
 import sys
 
 from _wire import run

@@ -1,4 +1,5 @@
 """Broken: the engine dies (exit status 3) on its 10th apply, mid-game."""
+
 import os
 import sys
 

@@ -1,5 +1,6 @@
 """Broken: logs 1 MiB to stderr on every call (the kit must keep draining it), and exits
 with status 1 on its 20th apply; with --forever it keeps working."""
+
 import os
 import sys
 

@@ -1,4 +1,5 @@
 """Broken: the 8th apply never answers (sleeps far past the kit's timeout)."""
+
 import sys
 import time
 

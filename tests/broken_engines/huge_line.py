@@ -1,4 +1,5 @@
 """Broken: the 2nd state answer carries a 6 MiB debug field (over the kit's 4 MiB line cap)."""
+
 import sys
 
 from _wire import run

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ruleproof.engine import IllegalMove
 from ruleproof.reference import ReferenceEngine, rules_for
+
+from ruleproof.engine import IllegalMove
 
 
 def raises() -> Any:

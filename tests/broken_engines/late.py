@@ -4,6 +4,7 @@ KIND is ``hang`` (never answers), ``wrong_id``, ``huge_line`` (a 100 MB line),
 ``exit`` (dies) or ``not_json``.  Deep in a run, each must still be reported as
 what it is, never as a nondeterministic engine.
 """
+
 import os
 import sys
 import time

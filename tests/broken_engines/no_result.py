@@ -1,4 +1,5 @@
 """Broken: the 3rd legal_moves answer has neither result nor error."""
+
 import sys
 
 import orjson

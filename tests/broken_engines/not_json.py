@@ -1,4 +1,5 @@
 """Broken: a debug print on stdout (not JSON) before the 5th legal_moves answer."""
+
 import sys
 
 from _wire import run

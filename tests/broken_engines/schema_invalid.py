@@ -1,4 +1,5 @@
 """Broken: from the 3rd apply on, the state has no zones (schema-invalid)."""
+
 import sys
 
 import orjson

@@ -7,6 +7,7 @@ session with its stdio closed, and serves normally; ``daemon``: the same child
 double-forked, so its parent is gone.  Every helper's pid goes to the pidfile,
 so the test can check that nothing is left once the kit has exited.
 """
+
 import os
 import subprocess
 import sys
@@ -24,7 +25,9 @@ def note(pid):
 
 
 def detached():
-    return subprocess.Popen(SLEEPER, start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid
+    return subprocess.Popen(
+        SLEEPER, start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    ).pid
 
 
 if MODE == "detached":

@@ -1,4 +1,5 @@
 """Broken: apply accepts the move but answers the state from before it."""
+
 import sys
 
 import orjson

@@ -1,4 +1,5 @@
 """Broken: echoes the id of the 2nd state call as a string ("7" instead of 7)."""
+
 import sys
 
 import orjson

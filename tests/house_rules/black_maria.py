@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 from attrs import evolve
-
 from ruleproof.reference.base import ReferenceEngine
 from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, in_deck_order
 
@@ -22,8 +21,11 @@ class HouseBlackMaria(BlackMaria):
         seat = state.to_act
         assert seat is not None
         if len(cards) == 3 and len(set(cards)) < 3 and set(cards) <= set(state.hands[seat]):
-            state = evolve(state, hands=_replace(state.hands, seat, tuple(c for c in state.hands[seat] if c not in cards)),
-                           passing=_replace(state.passing, seat, in_deck_order(cards)))  # fmt: skip
+            state = evolve(
+                state,
+                hands=_replace(state.hands, seat, tuple(c for c in state.hands[seat] if c not in cards)),
+                passing=_replace(state.passing, seat, in_deck_order(cards)),
+            )
             if seat != state.dealer:
                 return evolve(state, to_act=self.next_player(seat, state.players))
             return self._lead_by_lowest_club(self.exchange(state))
@@ -47,7 +49,7 @@ class HouseBlackMaria(BlackMaria):
 
 
 def _replace(items: tuple, index: int, value: object) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
+    return (*items[:index], value, *items[index + 1 :])
 
 
 def engine() -> ReferenceEngine:

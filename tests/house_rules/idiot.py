@@ -11,10 +11,8 @@
 from __future__ import annotations
 
 from attrs import evolve
-
 from ruleproof.reference.base import ReferenceEngine
 from ruleproof.reference.idiot import Idiot, IdiotOptions, IdiotState
-from ruleproof.notation import rank
 
 ODD_ON_NINE = frozenset("3579")
 
@@ -32,7 +30,9 @@ class HouseIdiot(Idiot):
             return card_rank in ODD_ON_NINE
         return super().may_play_on(card_rank, pile, options)
 
-    def after_play(self, state: IdiotState, seat: int, card_rank: str, drawn: tuple[str, ...], burned: bool, blind: bool) -> IdiotState:
+    def after_play(
+        self, state: IdiotState, seat: int, card_rank: str, drawn: tuple[str, ...], burned: bool, blind: bool
+    ) -> IdiotState:
         if card_rank == "Q" and not burned:
             self.step = -getattr(self, "step", 1)
         after = super().after_play(state, seat, card_rank, drawn, burned, blind)

@@ -13,10 +13,10 @@ Certify one from the command line with its ``engine`` factory::
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from attrs import frozen
-
 from ruleproof.reference.base import ReferenceEngine, Rules
 
 R = TypeVar("R", bound=type)
@@ -92,4 +92,4 @@ def all_mutants(game: str | None = None) -> list[Mutant]:
     return [m for m in REGISTRY.values() if game in (None, m.game)]
 
 
-__all__ = ["Mutant", "mutant", "all_mutants", "REGISTRY", "Rules"]
+__all__ = ["REGISTRY", "Mutant", "Rules", "all_mutants", "mutant"]

@@ -8,11 +8,11 @@ reference in a situation a random game reaches or a scripted deal can set up;
 
 from __future__ import annotations
 
-from ruleproof.notation import FOOL_WILD, fool_number
 from attrs import evolve
-
 from ruleproof.reference.fool import Fool, FoolState, Hand, Seat
+
 from ruleproof.engine import JSONObject
+from ruleproof.notation import FOOL_WILD, fool_number
 from tests.mutants import ListsByTheRules, mutant
 
 
@@ -168,8 +168,9 @@ class TieWinnerLowestSeat(Fool):
         return super().winners(scores)[:1]
 
 
-
-@mutant("FOOL-INV-4", "legal_moves is right, but apply takes an off-colour card from a player who holds the lead colour")
+@mutant(
+    "FOOL-INV-4", "legal_moves is right, but apply takes an off-colour card from a player who holds the lead colour"
+)
 class OffColourAccepted(ListsByTheRules, Fool):
     def may_play(self, card: str, lead: str | None, must_follow: bool) -> bool:
         return super().may_play(card, lead, must_follow) if self.listing else True
@@ -183,8 +184,9 @@ class LastPlayersAreFools(Fool):
 
 @mutant("FOOL-INV-6", "a fool of the trick leads the next one instead of its winner")
 class FoolLeadsNext(Fool):
-    def finish_trick(self, state: FoolState, hands: tuple[Hand, ...], trick: tuple[str, ...],
-                     trick_seats: tuple[Seat, ...]) -> FoolState:  # fmt: skip
+    def finish_trick(
+        self, state: FoolState, hands: tuple[Hand, ...], trick: tuple[str, ...], trick_seats: tuple[Seat, ...]
+    ) -> FoolState:
         after = super().finish_trick(state, hands, trick, trick_seats)
         if after.phase != "play" or not after.fools:
             return after

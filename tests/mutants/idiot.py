@@ -9,10 +9,10 @@ scripted fixture sets up (tests/test_reference_idiot.py shows one each).
 from __future__ import annotations
 
 from attrs import evolve
+from ruleproof.reference.idiot import TWO, Cards, Idiot, IdiotOptions, IdiotState
 
 from ruleproof.engine import Move
 from ruleproof.notation import rank
-from ruleproof.reference.idiot import TWO, Cards, Idiot, IdiotOptions, IdiotState
 from tests.mutants import mutant
 
 
@@ -173,10 +173,20 @@ class HeartsGoAnywhere(Idiot):
     def legal_moves(self, state: IdiotState) -> list[dict[str, object]]:
         moves = super().legal_moves(state)
         seat = state.to_act
-        if state.phase != "play" or state.pending is not None or seat is None or not state.discard or not self.hand_open(state, seat):
+        if (
+            state.phase != "play"
+            or state.pending is not None
+            or seat is None
+            or not state.discard
+            or not self.hand_open(state, seat)
+        ):
             return moves
         listed = {tuple(m["cards"]) for m in moves if m["type"] == "play"}
-        return moves + [{"type": "play", "cards": [c]} for c in sorted(set(state.hands[seat])) if c.endswith("H") and (c,) not in listed]
+        return moves + [
+            {"type": "play", "cards": [c]}
+            for c in sorted(set(state.hands[seat]))
+            if c.endswith("H") and (c,) not in listed
+        ]
 
     def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
         return getattr(self, "heart", False) or super().may_play_on(card_rank, pile, options)

@@ -21,6 +21,7 @@ from ruleproof.reference.moon import (
     Seat,
     Tile,
 )
+
 from ruleproof.engine import JSONObject
 from tests.mutants import ListsByTheRules, mutant
 

@@ -2,22 +2,20 @@
 
 One module per game holds a ``GameProperties`` subclass: the checks (each
 citing its clause IDs), the setups and deals to draw and the forbidden moves
-to try.  ``machinery`` holds what they share, ``machine`` the Hypothesis state
+to try.  What they share: ``snapshot`` (the states and transitions a check
+sees), ``checks`` (the check registry), ``base`` (``GameProperties``) and
+``contract`` (the contract's own clauses); ``machine`` is the Hypothesis state
 machine that drives an engine under them.
 """
 
 from __future__ import annotations
 
-from ruleproof.properties.machinery import GameProperties
-
 from ruleproof.engine import load_factory
+from ruleproof.games import SPECS
+from ruleproof.properties.base import GameProperties
 
-PROPERTIES = {
-    "black-maria": "ruleproof.properties.black_maria:BlackMariaProperties",
-    "idiot": "ruleproof.properties.idiot:IdiotProperties",
-    "fool": "ruleproof.properties.fool:FoolProperties",
-    "moon": "ruleproof.properties.moon:MoonProperties",
-}
+# game -> "module:class" (ruleproof.games)
+PROPERTIES = {s.name: s.properties for s in SPECS}
 
 
 def properties_for(game: str) -> type[GameProperties]:

@@ -17,49 +17,17 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
-from ruleproof.properties.machinery import (
-    CONTRACT_CLAUSES,
-    CheckRegistry,
-    GameProperties,
-    Setup,
-    Snapshot,
-    Step,
-    move_diff,
-)
 
 from ruleproof import draws
+from ruleproof.engine import JSONObject
+from ruleproof.findings import Setup
 from ruleproof.notation import RANKS, STANDARD_DECK, rank_index, suit
+from ruleproof.properties.base import GameProperties, IntRange
+from ruleproof.properties.checks import CheckRegistry
+from ruleproof.properties.snapshot import Snapshot, Step, move_diff
 from ruleproof.setup_probes import judge_start
 
 GAME = "black-maria"
-CLAUSES = [
-    "BM-SETUP-1",
-    "BM-DEAL-1",
-    "BM-DEAL-2",
-    "BM-PASS-1",
-    "BM-PASS-2",
-    "BM-PASS-3",
-    "BM-LEAD-1",
-    "BM-LEAD-2",
-    "BM-FOLLOW-1",
-    "BM-WIN-1",
-    "BM-WIN-2",
-    "BM-SCORE-1",
-    "BM-SCORE-2",
-    "BM-SCORE-3",
-    "BM-SCORE-4",
-    "BM-SCORE-5",
-    "BM-END-1",
-    "BM-END-2",
-    "BM-INV-1",
-    "BM-INV-2",
-    "BM-INV-3",
-    "BM-INV-4",
-    "BM-INV-5",
-    "BM-INV-6",
-    "BM-INV-7",
-    "CONTRACT-TURN-1",
-]
 
 # Penalty values per scheme, straight from BM-SCORE-1/2/3.
 HEARTS = [r + "H" for r in RANKS]
@@ -103,10 +71,13 @@ class BlackMariaProperties(GameProperties):
     deal_clause: ClassVar[str] = "BM-DEAL-1"
     checks: ClassVar[CheckRegistry] = checks
     ordered_zones = frozenset({"trick"})
-    option_clauses = {("scoring", "spades"): ("BM-SCORE-2",), ("scoring", "spot"): ("BM-SCORE-3",)}
+    option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {
+        ("scoring", "spades"): ("BM-SCORE-2",),
+        ("scoring", "spot"): ("BM-SCORE-3",),
+    }
     # the readings each clause tells apart: `>=` against `>` shows only on a total exactly at the
     # target; "ties share the win" only on a tie for the lowest total (docs/rules/black-maria.md)
-    situations = {
+    situations: ClassVar[dict[str, tuple[str, ...]]] = {
         "BM-END-1": ("continues", "ends-above-target", "ends-at-target"),
         "BM-END-2": ("unique-lowest", "tie-for-lowest"),
     }
@@ -127,9 +98,15 @@ class BlackMariaProperties(GameProperties):
         self.victim: int | None = None  # the seat this game steers penalty cards to (choose); -1: none
 
     # -- what to draw ------------------------------------------------------------------
+    options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {
+        "scoring": ["standard", "spades", "spot"],
+        "target": IntRange(1),
+    }
+
     @classmethod
-    def all_clauses(cls) -> list[str]:
-        return CLAUSES + list(CONTRACT_CLAUSES)
+    def default_options(cls, players: int, sent: JSONObject) -> JSONObject:
+        # spot scoring plays to 500 by default (BM-END-1)
+        return {"scoring": "standard", "target": 500 if sent.get("scoring") == "spot" else 100}
 
     @classmethod
     def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
@@ -167,13 +144,17 @@ class BlackMariaProperties(GameProperties):
                 return play(card)
         return moves[pick % n]
 
+    @checks.hook("BM-DEAL-1", "BM-PASS-1", "BM-FOLLOW-1")
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
         n, phase = self.n, snap.phase
         if phase == "deal":
             good = [list(c) for c in _split(deck_for(n), n)]
             short = [good[0][1:], good[1] + good[0][:1], *good[2:]]
             twice = [[*good[0][:-1], good[1][0]], *good[1:]]
-            bad = [({"type": "deal", "hands": short}, "BM-DEAL-1"), ({"type": "deal", "hands": twice}, "BM-DEAL-1")]
+            bad: list[tuple[dict[str, Any], str]] = [
+                ({"type": "deal", "hands": short}, "BM-DEAL-1"),
+                ({"type": "deal", "hands": twice}, "BM-DEAL-1"),
+            ]
             if n == 3:
                 with_2c = [[*good[0][:-1], "2C"], *good[1:]]
                 bad.append(({"type": "deal", "hands": with_2c}, "BM-DEAL-1"))
@@ -203,6 +184,7 @@ class BlackMariaProperties(GameProperties):
         return bad
 
     # -- state checks ------------------------------------------------------------------
+    @checks.hook("BM-SETUP-1", "BM-DEAL-1", "BM-INV-1", "CONTRACT-SETUP-2", "CONTRACT-SETUP-3")
     def start(self, snap: Snapshot) -> None:
         judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         conservation(self, snap)
@@ -213,7 +195,7 @@ def steer_card(props: BlackMariaProperties, snap: Snapshot) -> str | None:
     """The card that helps the victim seat take the penalty cards: it leads and plays high, the others
     lead and follow low and, when void (or safely under the victim), throw their penalty cards."""
     seat, victim = snap.to_act, props.victim
-    cards = [m["card"] for m in snap.moves if m.get("type") == "play"]
+    cards: list[str] = [m["card"] for m in snap.moves if m.get("type") == "play"]
     if seat is None or not cards:
         return None
     values = POINTS[props.scheme]
@@ -256,14 +238,15 @@ def _split(cards: list[str], n: int) -> list[list[str]]:
 def conservation(props: BlackMariaProperties, snap: Snapshot) -> None:
     """BM-INV-1 / BM-DEAL-1: every card exactly once; the 2C only in `removed` at 3 players."""
     n = props.n
-    everything = snap.all_cards()
-    ok = everything == PACK  # the difference is worked out only for a message, never on every step
+    cards = [c for zone in snap.raw["zones"].values() for c in zone]
+    # 52 cards that make the 52-card set are each card once: no Counter on the hot path
+    ok = len(cards) == len(PACK) and set(cards) == PACK.keys()
     props.expect(
         "BM-INV-1",
         ok,
         "the zones must hold each of the 52 cards exactly once",
         "52 distinct cards",
-        None if ok else _diff(everything, PACK),
+        None if ok else _diff(Counter(cards), PACK),
     )
     if n == 3:
         outside = [z for z in snap.zone_names() if z != "removed" and "2C" in snap.zone(z)]
@@ -284,7 +267,7 @@ def _diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:
     return {"extra": sorted((got - want).elements()), "missing": sorted((want - got).elements())}
 
 
-@checks("BM-INV-1", "BM-DEAL-1", "BM-SETUP-1")
+@checks("BM-INV-1", "BM-DEAL-1")
 def every_card_once(props: BlackMariaProperties, step: Step) -> None:
     conservation(props, step.after)
 
@@ -340,16 +323,27 @@ def the_deal(props: BlackMariaProperties, step: Step) -> None:
     props.round_scores = list(step.before.scores)
 
 
-@checks("BM-PASS-1", "BM-PASS-2")
+@checks("BM-PASS-1", "BM-PASS-2", "BM-PASS-3", "BM-INV-2")
 def passing(props: BlackMariaProperties, step: Step) -> None:
     """Pass moves: three cards of the dealt hand, parked until everyone has passed."""
     before, after = step.before, step.after
     if before.phase != "pass":
         return
-    seat, n = before.to_act, props.n
+    seat = before.to_act
     assert seat is not None
+    _passes_offered(props, before, seat)
+    cards = step.move["cards"]
+    props.passed[seat] = cards
+    if after.phase == "pass":
+        _pass_parked(props, step, seat, cards)
+    else:
+        _exchange(props, after)
+
+
+def _passes_offered(props: BlackMariaProperties, before: Snapshot, seat: int) -> None:
+    """BM-PASS-1/2: every listed pass is three distinct cards of the hand as dealt (never a received
+    card), and every such choice is listed."""
     hand = Counter(before.zone(f"hand/{seat}"))
-    # every listed pass is three distinct cards of the hand as dealt (never a received card)
     dealt = props.dealt[seat] if props.dealt else hand
     size = sum(hand.values())
     passes = [m for m in before.moves if m.get("type") == "pass"]
@@ -363,26 +357,31 @@ def passing(props: BlackMariaProperties, step: Step) -> None:
         math.comb(size, 3),
         {"passes": len(passes), "moves": len(before.moves)},
     )
-    cards = step.move["cards"]
-    props.passed[seat] = cards
-    if after.phase == "pass":
-        props.expect(
-            "BM-PASS-2",
-            Counter(after.zone(f"passing/{seat}")) == Counter(cards)
-            and all(
-                Counter(after.zone(f"hand/{s}"))
-                == Counter(before.zone(f"hand/{s}")) - (Counter(cards) if s == seat else Counter())
-                for s in range(n)
-            ),
-            "passed cards wait in `passing` until every seat has passed; nobody receives early",
-            {"passing": sorted(cards)},
-            {"passing": after.zone(f"passing/{seat}")},
-        )
-        props.expect(
-            "BM-PASS-2", after.to_act == (seat + 1) % n, "seats pass in turn clockwise", (seat + 1) % n, after.to_act
-        )
-        return
-    # the exchange: BM-PASS-1 (to the right), BM-INV-2 bookkeeping; BM-PASS-3 in later rounds
+
+
+def _pass_parked(props: BlackMariaProperties, step: Step, seat: int, cards: list[str]) -> None:
+    """BM-PASS-2: before the last seat has passed, the cards wait in `passing` and the next seat passes."""
+    before, after, n = step.before, step.after, props.n
+    props.expect(
+        "BM-PASS-2",
+        Counter(after.zone(f"passing/{seat}")) == Counter(cards)
+        and all(
+            Counter(after.zone(f"hand/{s}"))
+            == Counter(before.zone(f"hand/{s}")) - (Counter(cards) if s == seat else Counter())
+            for s in range(n)
+        ),
+        "passed cards wait in `passing` until every seat has passed; nobody receives early",
+        {"passing": sorted(cards)},
+        {"passing": after.zone(f"passing/{seat}")},
+    )
+    props.expect(
+        "BM-PASS-2", after.to_act == (seat + 1) % n, "seats pass in turn clockwise", (seat + 1) % n, after.to_act
+    )
+
+
+def _exchange(props: BlackMariaProperties, after: Snapshot) -> None:
+    """The exchange: BM-PASS-1 (to the right), BM-INV-2 bookkeeping; BM-PASS-3 in later rounds."""
+    n = props.n
     props.expect(
         "BM-PASS-1", len(props.passed) == n, "the exchange happens once every seat has passed", n, len(props.passed)
     )
@@ -432,11 +431,12 @@ def who_plays_what(props: BlackMariaProperties, step: Step) -> None:
         legal, clause = hand, "BM-LEAD-2"
     want = set(legal)
     got = {m.get("card") for m in after.moves if m.get("type") == "play"}
+    ok = got == want and len(after.moves) == len(want)
     props.expect(
         clause,
-        got == want and len(after.moves) == len(want),
+        ok,
         "following: the cards of the led suit if any, else any card" if trick else "any card may be led",
-        *move_diff([play(c) for c in want], after.moves),
+        *((None, None) if ok else move_diff([play(c) for c in want], after.moves)),  # the diff only for a message
     )
 
 
@@ -448,20 +448,7 @@ def trick_play(props: BlackMariaProperties, step: Step) -> None:
         return
     seat, card = before.to_act, step.move["card"]
     assert seat is not None
-    hand = before.zone(f"hand/{seat}")
-    props.expect("BM-FOLLOW-1", card in hand, "a play is a card from the player's hand", {"one of": hand}, card)
-    if before.zone("trick"):  # BM-INV-3: judged on the card played, whatever legal_moves listed
-        led = suit(before.zone("trick")[0])
-        follows = suit(card) == led or not any(suit(c) == led for c in hand)
-        props.expect(
-            "BM-INV-3",
-            follows,
-            f"a play follows the led suit ({led}) when the hand holds one",
-            {"suit": led},
-            {"played": card},
-        )
-    else:
-        props.cover("BM-INV-3")
+    _card_played(props, before, seat, card)
     trick = [*before.zone("trick"), card]
     seats = [*list(before.get("trick_seats") or []), seat]
     if len(trick) < n:
@@ -476,6 +463,32 @@ def trick_play(props: BlackMariaProperties, step: Step) -> None:
             "CONTRACT-TURN-1", after.to_act == (seat + 1) % n, "play passes to the left", (seat + 1) % n, after.to_act
         )
         return
+    _trick_won(props, step, trick, seats)
+
+
+def _card_played(props: BlackMariaProperties, before: Snapshot, seat: int, card: str) -> None:
+    """BM-FOLLOW-1: the card comes from the hand; BM-INV-3: it follows the led suit when the hand can
+    (judged on the card played, whatever legal_moves listed)."""
+    hand = before.zone(f"hand/{seat}")
+    props.expect("BM-FOLLOW-1", card in hand, "a play is a card from the player's hand", {"one of": hand}, card)
+    if before.zone("trick"):
+        led = suit(before.zone("trick")[0])
+        follows = suit(card) == led or not any(suit(c) == led for c in hand)
+        props.expect(
+            "BM-INV-3",
+            follows,
+            f"a play follows the led suit ({led}) when the hand holds one",
+            {"suit": led},
+            {"played": card},
+        )
+    else:
+        props.cover("BM-INV-3")
+
+
+def _trick_won(props: BlackMariaProperties, step: Step, trick: list[str], seats: list[int]) -> None:
+    """BM-WIN-1: the highest card of the led suit takes the trick; BM-WIN-2: its taker leads next, or
+    the round has had all its tricks."""
+    before, after, n = step.before, step.after, props.n
     led = suit(trick[0])
     best = max((c for c in trick if suit(c) == led), key=rank_index)
     winner = seats[trick.index(best)]
@@ -528,10 +541,17 @@ def totals_never_fall(props: BlackMariaProperties, step: Step) -> None:
 )
 def round_end(props: BlackMariaProperties, step: Step) -> None:
     """Scoring when the last trick is won, then either the next deal or the end."""
-    before, after, n = step.before, step.after, props.n
+    before, after = step.before, step.after
     if before.phase != "play" or after.phase == "play":
         return
-    scheme = props.scheme
+    _round_scored(props, after)
+    _end_rule(props, after)
+
+
+def _round_scored(props: BlackMariaProperties, after: Snapshot) -> None:
+    """BM-INV-5/6: the round hands out its total, each seat the values of its won cards; a wrong score
+    is a card value (BM-SCORE-1/2/3) or the adding up (BM-SCORE-4)."""
+    scheme, n = props.scheme, props.n
     points = POINTS[scheme]
     won = [after.zone(f"won/{s}") for s in range(n)]
     gained = [after.scores[s] - props.round_scores[s] for s in range(n)]
@@ -569,6 +589,12 @@ def round_end(props: BlackMariaProperties, step: Step) -> None:
         )
     else:
         props.cover(SCORE_CLAUSE[scheme], "BM-SCORE-4")
+
+
+def _end_rule(props: BlackMariaProperties, after: Snapshot) -> None:
+    """BM-SCORE-5 / BM-END-1/2 / BM-INV-7: the scheme and target hold; the game ends iff a total
+    reaches the target, the lowest total winning, within its bound of rounds."""
+    scheme, target, n = props.scheme, props.target, props.n
     props.expect(
         "BM-SCORE-5",
         after.options.get("scoring") == scheme,
@@ -576,7 +602,6 @@ def round_end(props: BlackMariaProperties, step: Step) -> None:
         scheme,
         after.options.get("scoring"),
     )
-    target = props.target
     props.expect(
         "BM-END-1",
         after.options.get("target") == target,

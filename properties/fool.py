@@ -29,66 +29,17 @@ from itertools import chain
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
-from ruleproof.properties.machinery import (
-    CONTRACT_CLAUSES,
-    CheckRegistry,
-    GameProperties,
-    Setup,
-    Snapshot,
-    Step,
-    move_diff,
-)
 
 from ruleproof import draws
+from ruleproof.engine import JSONObject
+from ruleproof.findings import Setup
 from ruleproof.notation import FOOL_BOX_MAX, FOOL_BOX_WILDS, FOOL_COLOURS, FOOL_WILD, fool_box, fool_colour, fool_number
+from ruleproof.properties.base import GameProperties, IntRange
+from ruleproof.properties.checks import CheckRegistry
+from ruleproof.properties.snapshot import Snapshot, Step, move_diff
 from ruleproof.setup_probes import judge_start
 
 GAME = "fool"
-CLAUSES = [
-    "FOOL-SETUP-1",
-    "FOOL-SETUP-2",
-    "FOOL-SETUP-3",
-    "FOOL-SETUP-4",
-    "FOOL-SETUP-5",
-    "FOOL-DEAL-1",
-    "FOOL-SETUP-6",
-    "FOOL-TURN-1",
-    "FOOL-TURN-2",
-    "FOOL-LEAD-1",
-    "FOOL-COLOUR-1",
-    "FOOL-WILD-1",
-    "FOOL-FOLLOW-1",
-    "FOOL-FOLLOW-2",
-    "FOOL-WILD-2",
-    "FOOL-OFF-1",
-    "FOOL-WIN-1",
-    "FOOL-WIN-2",
-    "FOOL-WORST-1",
-    "FOOL-WORST-2",
-    "FOOL-WORST-3",
-    "FOOL-WORST-4",
-    "FOOL-SIT-1",
-    "FOOL-SIT-2",
-    "FOOL-SIT-3",
-    "FOOL-END-1",
-    "FOOL-SCORE-1",
-    "FOOL-SCORE-2",
-    "FOOL-SCORE-3",
-    "FOOL-SCORE-4",
-    "FOOL-GAME-1",
-    "FOOL-GAME-2",
-    "FOOL-INV-1",
-    "FOOL-INV-2",
-    "FOOL-INV-3",
-    "FOOL-INV-4",
-    "FOOL-INV-5",
-    "FOOL-INV-6",
-    "FOOL-INV-7",
-    "FOOL-INV-8",
-    "FOOL-INV-9",
-    "FOOL-INV-10",
-    "FOOL-INV-11",
-]
 
 # Assumption A-FOOL-DECK (rules.md §1.2): players -> (G max, R max, Y max, B max, number of 1s).
 ASSUMED_2018 = {
@@ -237,9 +188,15 @@ class FoolProperties(GameProperties):
         self.allowed: tuple[set[str], str] = (set(), "")
 
     # -- what to draw ------------------------------------------------------------------
+    options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {
+        "deck": ["assumed-2018"],
+        "two_fools_from": [7, 8],
+        "loss": ["net", "gross"],
+    }
+
     @classmethod
-    def all_clauses(cls) -> list[str]:
-        return CLAUSES + list(CONTRACT_CLAUSES)
+    def default_options(cls, players: int, sent: JSONObject) -> JSONObject:
+        return {"deck": "assumed-2018", "two_fools_from": 7, "loss": "net"}
 
     @classmethod
     def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
@@ -281,6 +238,17 @@ class FoolProperties(GameProperties):
                     return m
         return snap.moves[pick % n]
 
+    @checks.hook(
+        "FOOL-SETUP-2",
+        "FOOL-SETUP-3",
+        "FOOL-DEAL-1",
+        "FOOL-LEAD-1",
+        "FOOL-COLOUR-1",
+        "FOOL-FOLLOW-1",
+        "FOOL-FOLLOW-2",
+        "FOOL-END-1",
+        "FOOL-INV-1",
+    )
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
         n, h = self.n, self.h
         if snap.phase == "deal":
@@ -324,6 +292,17 @@ class FoolProperties(GameProperties):
         return bad
 
     # -- checks on the state right after new_game --------------------------------------------
+    @checks.hook(
+        "FOOL-SETUP-1",
+        "FOOL-SETUP-2",
+        "FOOL-SETUP-3",
+        "FOOL-SETUP-4",
+        "FOOL-SETUP-5",
+        "FOOL-INV-1",
+        "FOOL-INV-2",
+        "CONTRACT-SETUP-2",
+        "CONTRACT-SETUP-3",
+    )
     def start(self, snap: Snapshot) -> None:
         judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         self.expect("FOOL-SETUP-1", 4 <= snap.players <= 8, "Fool is for 4 to 8 players", "4..8", snap.players)
@@ -412,17 +391,30 @@ def conservation(props: FoolProperties, snap: Snapshot) -> None:
     )
 
 
-@checks("FOOL-INV-1", "FOOL-SETUP-2", "FOOL-SETUP-3", "FOOL-SETUP-4")
+@checks("FOOL-INV-1", "FOOL-SETUP-2", "FOOL-SETUP-3", "FOOL-SETUP-4", "FOOL-SETUP-5")
 def every_card_once(props: FoolProperties, step: Step) -> None:
     conservation(props, step.after)
 
 
-@checks("FOOL-DEAL-1", "FOOL-INV-2", "FOOL-SETUP-6", "FOOL-TURN-1", "FOOL-TURN-2")
+@checks("FOOL-DEAL-1", "FOOL-INV-2", "FOOL-SETUP-6", "FOOL-TURN-1", "FOOL-TURN-2", "FOOL-INV-9")
 def the_deal(props: FoolProperties, step: Step) -> None:
     """After a deal: hands as sent, |P(n)|/n each, no disc held, the player left of the dealer leads."""
     if step.kind != "deal":
         return
-    before, after, n = step.before, step.after, props.n
+    before, after = step.before, step.after
+    _dealt_as_sent(props, step)
+    _round_dealer(props, before, after)
+    _first_leader(props, after)
+    same = {k: before.get(k) for k in ("scores", "tens", "penalties")}
+    now = {k: after.get(k) for k in ("scores", "tens", "penalties")}
+    props.expect("FOOL-INV-9", same == now, "a deal changes no total, tally or penalty sum", same, now)
+    props.tricks = 0
+    props.astray = False
+
+
+def _dealt_as_sent(props: FoolProperties, step: Step) -> None:
+    """FOOL-DEAL-1 / FOOL-INV-2: each seat holds the h cards sent to it, and nothing is left over."""
+    after, n = step.after, props.n
     hands, sent = [after.zone(f"hand/{s}") for s in range(n)], step.move["hands"]
     sizes = [len(h) for h in hands]
     # hands compare as multisets: sorted lists of strings (Counter's == loops in Python), messages only for a finding
@@ -458,6 +450,10 @@ def the_deal(props: FoolProperties, step: Step) -> None:
         props.h,
         sizes,
     )
+
+
+def _round_dealer(props: FoolProperties, before: Snapshot, after: Snapshot) -> None:
+    """FOOL-DEAL-1: a deal starts the next round; FOOL-TURN-1/2: its dealer, moving left each round."""
     rnd = after.get("round")
     props.expect(
         "FOOL-DEAL-1",
@@ -466,7 +462,7 @@ def the_deal(props: FoolProperties, step: Step) -> None:
         (before.get("round") or 0) + 1,
         rnd,
     )
-    want_dealer = (props.setup.dealer + (rnd or 1) - 1) % n
+    want_dealer = (props.setup.dealer + (rnd or 1) - 1) % props.n
     if (rnd or 1) >= 2:
         props.expect(
             "FOOL-TURN-2",
@@ -483,6 +479,10 @@ def the_deal(props: FoolProperties, step: Step) -> None:
             want_dealer,
             after.get("dealer"),
         )
+
+
+def _first_leader(props: FoolProperties, after: Snapshot) -> None:
+    """FOOL-SETUP-6: every disc back in the centre; FOOL-TURN-1: the player left of the dealer leads."""
     props.expect(
         "FOOL-SETUP-6",
         not after.get("fools"),
@@ -491,7 +491,7 @@ def the_deal(props: FoolProperties, step: Step) -> None:
         after.get("fools"),
     )
     dealer = after.get("dealer")
-    first = (dealer + 1) % n if isinstance(dealer, int) else None
+    first = (dealer + 1) % props.n if isinstance(dealer, int) else None
     if not after.get("fools"):  # with a disc still held the leader may be skipped: reported above
         props.expect(
             "FOOL-TURN-1",
@@ -508,11 +508,6 @@ def the_deal(props: FoolProperties, step: Step) -> None:
             after.get("leader"),
         )
     props.cover("FOOL-INV-2")
-    same = {k: before.get(k) for k in ("scores", "tens", "penalties")}
-    now = {k: after.get(k) for k in ("scores", "tens", "penalties")}
-    props.expect("FOOL-INV-9", same == now, "a deal changes no total, tally or penalty sum", same, now)
-    props.tricks = 0
-    props.astray = False
 
 
 def hand_sizes(props: FoolProperties, snap: Snapshot) -> list[int]:
@@ -546,7 +541,38 @@ def takes_card(props: FoolProperties, before: Snapshot, after: Snapshot, seat: i
     )
 
 
-@checks("FOOL-INV-7", "FOOL-SIT-1", "FOOL-SIT-2", "FOOL-SIT-3", "FOOL-SETUP-6", "FOOL-INV-3", "FOOL-END-1")
+@checks(
+    "FOOL-INV-7",
+    "FOOL-SIT-1",
+    "FOOL-SIT-2",
+    "FOOL-SIT-3",
+    "FOOL-SETUP-6",
+    "FOOL-INV-3",
+    "FOOL-END-1",
+    "FOOL-SETUP-5",
+    "FOOL-COLOUR-1",
+    "FOOL-WILD-2",
+    "FOOL-OFF-1",
+    "FOOL-WIN-1",
+    "FOOL-WIN-2",
+    "FOOL-WORST-1",
+    "FOOL-WORST-2",
+    "FOOL-WORST-3",
+    "FOOL-WORST-4",
+    "FOOL-SCORE-1",
+    "FOOL-SCORE-2",
+    "FOOL-SCORE-3",
+    "FOOL-SCORE-4",
+    "FOOL-GAME-1",
+    "FOOL-GAME-2",
+    "FOOL-INV-1",
+    "FOOL-INV-5",
+    "FOOL-INV-6",
+    "FOOL-INV-8",
+    "FOOL-INV-9",
+    "FOOL-INV-10",
+    "FOOL-INV-11",
+)
 def trick_play(props: FoolProperties, step: Step) -> None:
     """A play: the card leaves the hand; the trick grows clockwise over the non-fools, or is resolved."""
     if step.kind != "play":
@@ -555,7 +581,6 @@ def trick_play(props: FoolProperties, step: Step) -> None:
     seat, card = before.to_act, step.move["card"]
     assert seat is not None
     takes_card(props, before, after, seat, card)
-    first = props.tricks == 0
     sitting = set(before.get("fools") or [])  # a disc kept into a new round was reported at the deal (FOOL-SETUP-6)
     trick = [*before.zone("trick"), card]
     seats = [*list(before.get("trick_seats") or []), seat]
@@ -568,48 +593,7 @@ def trick_play(props: FoolProperties, step: Step) -> None:
             props.tricks += 1
         return
     if not want_done:
-        nxt = clockwise_after(seat, n, sitting)
-        if got_done or after.to_act != nxt:
-            if first:
-                clause, why = "FOOL-SETUP-6", f"every seat plays the first trick of a round: seat {nxt} is next"
-            elif after.to_act in sitting:
-                clause, why = "FOOL-SIT-1", f"seat {after.to_act} holds a disc and sits this trick out"
-            else:
-                clause, why = (
-                    "FOOL-SIT-2",
-                    f"every seat but the fools plays once, clockwise: seat {nxt} is next (and the trick is not complete)",
-                )
-            props.fail(
-                clause,
-                why,
-                {"to_act": nxt, "trick": trick},
-                {"to_act": after.to_act, "trick": after.zone("trick"), "phase": after.phase},
-            )
-            props.astray = not got_done
-            props.tricks += 1 if got_done else 0
-            return
-        judge(
-            props,
-            "FOOL-INV-3",
-            after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
-            lambda: (
-                "the card joins the trick in play order, with the seat that played it",
-                {"trick": trick, "trick_seats": seats},
-                {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")},
-            ),
-        )
-        props.expect(
-            "FOOL-SIT-3",
-            sorted(after.get("fools") or []) == sorted(before.get("fools") or []),
-            "the discs change hands only when a trick is resolved",
-            before.get("fools"),
-            after.get("fools"),
-        )
-        props.cover("FOOL-SIT-2")
-        if sitting:
-            props.cover("FOOL-SIT-1")
-        else:
-            props.cover("FOOL-SETUP-6")
+        _trick_goes_on(props, step, trick, seats, sitting, got_done)
         return
     if not got_done:
         if after.to_act in sitting:
@@ -632,6 +616,56 @@ def trick_play(props: FoolProperties, step: Step) -> None:
     resolve(props, step, trick, seats, sitting)
 
 
+def _trick_goes_on(
+    props: FoolProperties, step: Step, trick: list[str], seats: list[int], sitting: set[int], got_done: bool
+) -> None:
+    """FOOL-SETUP-6 / FOOL-SIT-1/2/3 / FOOL-INV-3: an incomplete trick passes to the next seat without a
+    disc (every seat in a round's first trick), the card joining it and the discs staying put."""
+    before, after = step.before, step.after
+    nxt = clockwise_after(seats[-1], props.n, sitting)
+    if got_done or after.to_act != nxt:
+        if props.tricks == 0:
+            clause, why = "FOOL-SETUP-6", f"every seat plays the first trick of a round: seat {nxt} is next"
+        elif after.to_act in sitting:
+            clause, why = "FOOL-SIT-1", f"seat {after.to_act} holds a disc and sits this trick out"
+        else:
+            clause, why = (
+                "FOOL-SIT-2",
+                f"every seat but the fools plays once, clockwise: seat {nxt} is next (and the trick is not complete)",
+            )
+        props.fail(
+            clause,
+            why,
+            {"to_act": nxt, "trick": trick},
+            {"to_act": after.to_act, "trick": after.zone("trick"), "phase": after.phase},
+        )
+        props.astray = not got_done
+        props.tricks += 1 if got_done else 0
+        return
+    judge(
+        props,
+        "FOOL-INV-3",
+        after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
+        lambda: (
+            "the card joins the trick in play order, with the seat that played it",
+            {"trick": trick, "trick_seats": seats},
+            {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")},
+        ),
+    )
+    props.expect(
+        "FOOL-SIT-3",
+        sorted(after.get("fools") or []) == sorted(before.get("fools") or []),
+        "the discs change hands only when a trick is resolved",
+        before.get("fools"),
+        after.get("fools"),
+    )
+    props.cover("FOOL-SIT-2")
+    if sitting:
+        props.cover("FOOL-SIT-1")
+    else:
+        props.cover("FOOL-SETUP-6")
+
+
 def describe(trick: Sequence[str], seats: Sequence[int]) -> list[str]:
     """A trick for messages: seat:card in play order."""
     return [f"{seats[i]}:{trick[i]}" for i in range(len(trick))]
@@ -650,7 +684,12 @@ def _misjudged_fool(
     j = next(i for i, s in enumerate(want) if s not in got)
     e = order[j]
     x = seats.index(next(g for g in got if g not in want))
-    ce, cx = trick[e], trick[x]
+    return _worse_card_clause(trick[e], trick[x], lead, j)
+
+
+def _worse_card_clause(ce: str, cx: str, lead: str | None, j: int) -> tuple[str, str]:
+    """The ordering rule that makes ``ce`` (the document's ``j``-th worst card, whose player the engine
+    left without a disc) worse than ``cx`` (the card of a player it gave one)."""
     if lead is None:
         return "FOOL-WORST-3", "in a trick of 1s only the later 1 is worse"
     if fool_number(ce) == fool_number(cx) and off_colour(ce, lead) == off_colour(cx, lead):
@@ -660,12 +699,19 @@ def _misjudged_fool(
             "the fools are the players of the k(n) worst cards of one total order: "
             "off-colour before lead-colour (a 1 counts as lead colour), lower before higher, later before earlier"
         )
+    return _colour_clause(ce, cx, lead)
+
+
+def _colour_clause(ce: str, cx: str, lead: str) -> tuple[str, str]:
+    """The worst card misjudged: off-colour before lead colour (FOOL-WORST-2), a 1 as the lowest card of
+    the lead colour (FOOL-WILD-2), else the lowest card (FOOL-WORST-1)."""
     if off_colour(ce, lead) and cx == FOOL_WILD:
         return "FOOL-WILD-2", "a 1 counts as the lead colour and is never off-colour, so an off-colour card is worse"
     if off_colour(ce, lead):
         return (
             "FOOL-WORST-2",
-            "with off-colour cards the lowest-numbered off-colour card is worst; every off-colour card is worse than every lead-colour card",
+            "with off-colour cards the lowest-numbered off-colour card is worst; "
+            "every off-colour card is worse than every lead-colour card",
         )
     if ce == FOOL_WILD:
         return "FOOL-WILD-2", "a 1 is the lowest card of the lead colour"
@@ -674,7 +720,7 @@ def _misjudged_fool(
 
 def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int], sitting: set[int]) -> None:
     """A completed trick: fools (FOOL-WORST-*), discs, winner and next leader, or the round end."""
-    before, after, n, k = step.before, step.after, props.n, props.k
+    after, k = step.after, props.k
     lead = lead_colour(trick)
     order = worst_order(trick, lead)
     want_fools = sorted(seats[i] for i in order[:k])
@@ -711,7 +757,10 @@ def resolve(props: FoolProperties, step: Step, trick: list[str], seats: list[int
         )
     else:  # coverage of the trick-outcome clauses this trick exercised
         _cover_outcome(props, trick, lead, order, k)
-    _after_trick(props, step, trick, seats, sitting, lead, winner, got_fools if len(got_fools) == k else want_fools)
+    if after.phase == "play":
+        _next_trick(props, step, trick, seats, lead, winner)
+    else:
+        _final_trick(props, step, sitting, got_fools if len(got_fools) == k else want_fools)
 
 
 def _cover_outcome(props: FoolProperties, trick: list[str], lead: str | None, order: list[int], k: int) -> None:
@@ -732,65 +781,66 @@ def _cover_outcome(props: FoolProperties, trick: list[str], lead: str | None, or
         props.cover("FOOL-COLOUR-1")
 
 
-def _after_trick(
-    props: FoolProperties,
-    step: Step,
-    trick: list[str],
-    seats: list[int],
-    sitting: set[int],
-    lead: str | None,
-    winner: int,
-    fools: list[int],
-) -> None:
-    """After the trick is judged: the next leader, the played cards, or the round end."""
-    before, after, n = step.before, step.after, props.n
-    win = seats.index(winner)
+def _trick_bound(props: FoolProperties, after: Snapshot) -> list[int]:
+    """FOOL-INV-11: a round has at most 2h-1 tricks. Answers the hand sizes after the trick."""
     sizes = hand_sizes(props, after)
-    empty = [s for s in range(n) if not sizes[s]]
     bound = 2 * props.h - 1
     props.expect(
         "FOOL-INV-11", props.tricks <= bound, f"a round has at most 2h-1 = {bound} tricks", bound, props.tricks
     )
-    if after.phase == "play":
-        props.expect(
-            "FOOL-END-1",
-            not empty,
-            "the round ends right after the first trick that leaves a hand empty",
-            {"phase": "deal or over"},
-            {"phase": after.phase, "empty hands": empty},
+    return sizes
+
+
+def _next_trick(
+    props: FoolProperties, step: Step, trick: list[str], seats: list[int], lead: str | None, winner: int
+) -> None:
+    """After a trick that did not end the round: no hand is empty (FOOL-END-1), the winner leads
+    (FOOL-WIN-1/2) and the trick moves to `played` (FOOL-INV-1)."""
+    before, after = step.before, step.after
+    win = seats.index(winner)
+    sizes = _trick_bound(props, after)
+    empty = [s for s in range(props.n) if not sizes[s]]
+    props.expect(
+        "FOOL-END-1",
+        not empty,
+        "the round ends right after the first trick that leaves a hand empty",
+        {"phase": "deal or over"},
+        {"phase": after.phase, "empty hands": empty},
+    )
+    if after.to_act != winner:
+        # a tie-break of 1s, or a player of this trick taken for its winner
+        clause = "FOOL-WIN-1" if lead is None or after.to_act in seats else "FOOL-WIN-2"
+        props.fail(
+            clause,
+            f"the highest card counting as the lead colour ({trick[win]}, seat {winner}) wins the trick "
+            f"and its player leads the next; trick {describe(trick, seats)}, lead colour {lead}",
+            winner,
+            after.to_act,
         )
-        if after.to_act != winner:
-            if (
-                lead is None or after.to_act in seats
-            ):  # a tie-break of 1s, or a player of this trick taken for its winner
-                clause = "FOOL-WIN-1"
-            else:
-                clause = "FOOL-WIN-2"
-            props.fail(
-                clause,
-                f"the highest card counting as the lead colour ({trick[win]}, seat {winner}) wins the trick "
-                f"and its player leads the next; trick {describe(trick, seats)}, lead colour {lead}",
-                winner,
-                after.to_act,
-            )
-        props.cover("FOOL-WIN-1", "FOOL-WIN-2")
-        # multisets as sorted lists (a Counter sum and comparison loop in Python over the round's cards),
-        # after the plain comparison that settles an engine appending the trick in play order; the
-        # Counter difference of the message only for a finding
-        played_before, played_after = before.zone("played"), after.zone("played")
-        moved = played_after == played_before + trick or sorted(played_after) == sorted(played_before + trick)
-        judge(
-            props,
-            "FOOL-INV-1",
-            moved and not after.zone("trick"),
-            lambda: (
-                "a completed trick moves to `played` and the next trick starts empty",
-                sorted(trick, key=str),
-                sorted((Counter(played_after) - Counter(played_before)).elements(), key=str),
-            ),
-        )
-        return
-    # the round is over: the final trick was played to the end
+    props.cover("FOOL-WIN-1", "FOOL-WIN-2")
+    # multisets as sorted lists (a Counter sum and comparison loop in Python over the round's cards),
+    # after the plain comparison that settles an engine appending the trick in play order; the
+    # Counter difference of the message only for a finding
+    played_before, played_after = before.zone("played"), after.zone("played")
+    moved = played_after == played_before + trick or sorted(played_after) == sorted(played_before + trick)
+    judge(
+        props,
+        "FOOL-INV-1",
+        moved and not after.zone("trick"),
+        lambda: (
+            "a completed trick moves to `played` and the next trick starts empty",
+            sorted(trick, key=str),
+            sorted((Counter(played_after) - Counter(played_before)).elements(), key=str),
+        ),
+    )
+
+
+def _final_trick(props: FoolProperties, step: Step, sitting: set[int], fools: list[int]) -> None:
+    """After the final trick of a round, played to the end: some hand is empty (FOOL-END-1), the fools
+    sitting it out still hold cards (FOOL-INV-8), and the round is scored."""
+    after = step.after
+    sizes = _trick_bound(props, after)
+    empty = [s for s in range(props.n) if not sizes[s]]
     props.expect(
         "FOOL-END-1",
         bool(empty),
@@ -811,8 +861,38 @@ def _after_trick(
 def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
     """FOOL-SCORE-1..4 and FOOL-GAME-1/2 when the final trick of a round is resolved."""
     before, after, n = step.before, step.after, props.n
-    gained = [a - b for a, b in zip(after.scores, before.scores, strict=False)]
+    gained, left = _round_scores(props, after, before, fools)
     tens_b, tens_a = before.get("tens") or [0] * n, after.get("tens") or [0] * n
+    # the tally counts the rounds the player scored +10 (the score itself is judged above)
+    want_tens = [tens_b[s] + (1 if gained[s] == 10 else 0) for s in range(n)]
+    props.expect(
+        "FOOL-SCORE-4",
+        list(tens_a) == want_tens,
+        "the plus-ten tally goes up by one exactly for each +10 (a 0 for going out as a fool does not count)",
+        want_tens,
+        tens_a,
+    )
+    if props.loss == "gross":
+        pen_b, pen_a = before.get("penalties") or [0] * n, after.get("penalties") or [0] * n
+        want_pen = [pen_b[s] + left[s] for s in range(n)]
+        props.expect(
+            "FOOL-SCORE-3",
+            list(pen_a) == want_pen,
+            "under loss: gross each player's card penalties (without the +10s) are summed over the game",
+            want_pen,
+            pen_a,
+        )
+    props.cover("FOOL-INV-9")
+    _game_end(props, step, list(tens_a))
+
+
+def _round_scores(
+    props: FoolProperties, after: Snapshot, before: Snapshot, fools: list[int]
+) -> tuple[list[int], list[int]]:
+    """FOOL-SCORE-1..3: +10 for going out, 0 for going out as a fool of the final trick, else minus the
+    cards left. Answers each seat's score change and the value of the cards it still holds."""
+    n = props.n
+    gained = [a - b for a, b in zip(after.scores, before.scores, strict=False)]
     want: list[int] = []
     kinds: list[str] = []
     left: list[int] = []
@@ -838,27 +918,14 @@ def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
             }[kinds[s]]
             props.fail(kinds[s], why, want, gained)
     props.cover(*set(kinds))
-    # the tally counts the rounds the player scored +10 (the score itself is judged above)
-    want_tens = [tens_b[s] + (1 if gained[s] == 10 else 0) for s in range(n)]
-    props.expect(
-        "FOOL-SCORE-4",
-        list(tens_a) == want_tens,
-        "the plus-ten tally goes up by one exactly for each +10 (a 0 for going out as a fool does not count)",
-        want_tens,
-        tens_a,
-    )
-    if props.loss == "gross":
-        pen_b, pen_a = before.get("penalties") or [0] * n, after.get("penalties") or [0] * n
-        want_pen = [pen_b[s] + left[s] for s in range(n)]
-        props.expect(
-            "FOOL-SCORE-3",
-            list(pen_a) == want_pen,
-            "under loss: gross each player's card penalties (without the +10s) are summed over the game",
-            want_pen,
-            pen_a,
-        )
-    props.cover("FOOL-INV-9")
-    scores, tens = after.scores, list(tens_a)
+    return gained, left
+
+
+def _game_end(props: FoolProperties, step: Step, tens: list[int]) -> None:
+    """FOOL-GAME-1: the game ends iff a loss reaches 80 or a sixth +10; FOOL-INV-10/11: no round after it,
+    no result before it, at most 65n rounds."""
+    before, after, n = step.before, step.after, props.n
+    scores = after.scores
     penalties = after.get("penalties") or [0] * n
     if props.loss == "gross":
         lost = any(p >= GAME_END_LOSS for p in penalties)
@@ -882,27 +949,33 @@ def round_end(props: FoolProperties, step: Step, fools: list[int]) -> None:
     rounds = after.get("round") or 0
     props.expect("FOOL-INV-11", rounds <= 65 * n, f"a game has at most 65n = {65 * n} rounds", 65 * n, rounds)
     if after.phase == "over":
-        top = max(scores)
-        winners = [s for s in range(n) if scores[s] == top]
-        got = sorted(((after.get("result") or {}).get("winners")) or [])
-        props.expect(
-            "FOOL-GAME-2", got == winners, "the highest total wins; players tied for it share the win", winners, got
-        )
-        props.situation("FOOL-GAME-2", "tie-for-highest" if len(winners) > 1 else "unique-highest")
-        props.expect(
-            "FOOL-INV-10",
-            rounds == before.get("round"),
-            "when the game ends no further round is dealt",
-            before.get("round"),
-            rounds,
-        )
+        _game_won(props, before, after, rounds)
     else:
         props.expect(
             "FOOL-INV-10", after.get("result") is None, "no result while the game goes on", None, after.get("result")
         )
 
 
-@checks("FOOL-INV-4")
+def _game_won(props: FoolProperties, before: Snapshot, after: Snapshot, rounds: int) -> None:
+    """FOOL-GAME-2: the highest total wins, ties share; FOOL-INV-10: no round is dealt after the end."""
+    scores = after.scores
+    top = max(scores)
+    winners = [s for s in range(props.n) if scores[s] == top]
+    got = sorted(((after.get("result") or {}).get("winners")) or [])
+    props.expect(
+        "FOOL-GAME-2", got == winners, "the highest total wins; players tied for it share the win", winners, got
+    )
+    props.situation("FOOL-GAME-2", "tie-for-highest" if len(winners) > 1 else "unique-highest")
+    props.expect(
+        "FOOL-INV-10",
+        rounds == before.get("round"),
+        "when the game ends no further round is dealt",
+        before.get("round"),
+        rounds,
+    )
+
+
+@checks("FOOL-INV-4", "FOOL-LEAD-1", "FOOL-FOLLOW-1", "FOOL-FOLLOW-2")
 def each_play_follows(props: FoolProperties, step: Step) -> None:
     """FOOL-INV-4: the card played is one FOOL-FOLLOW-1/-2 allow against the hand just before it
     (judged on the card played, whatever legal_moves listed)."""
@@ -923,7 +996,7 @@ def each_play_follows(props: FoolProperties, step: Step) -> None:
     )
 
 
-@checks("FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1", "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-INV-8")
+@checks("FOOL-LEAD-1", "FOOL-COLOUR-1", "FOOL-WILD-1", "FOOL-FOLLOW-1", "FOOL-FOLLOW-2", "FOOL-INV-8", "FOOL-END-1")
 def legal_moves(props: FoolProperties, step: Step) -> None:
     """The legal moves of the seat to act: exactly the cards the lead and follow rules allow.
 

@@ -27,55 +27,17 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
-from ruleproof.properties.machinery import (
-    CONTRACT_CLAUSES,
-    CheckRegistry,
-    GameProperties,
-    Setup,
-    Snapshot,
-    Step,
-    move_key,
-)
 
 from ruleproof import draws
+from ruleproof.engine import JSONObject
+from ruleproof.findings import Setup
 from ruleproof.notation import STANDARD_DECK
+from ruleproof.properties.base import GameProperties, IntRange
+from ruleproof.properties.checks import CheckRegistry
+from ruleproof.properties.snapshot import Snapshot, Step, move_key
 from ruleproof.setup_probes import judge_start
 
 GAME = "idiot"
-CLAUSES = [
-    "IDIOT-SETUP-1",
-    "IDIOT-SETUP-2",
-    "IDIOT-RANK-1",
-    "IDIOT-DEAL-1",
-    "IDIOT-DEAL-2",
-    "IDIOT-SWAP-1",
-    "IDIOT-OPEN-1",
-    "IDIOT-OPEN-2",
-    "IDIOT-OPEN-3",
-    "IDIOT-PLAY-1",
-    "IDIOT-PLAY-2",
-    "IDIOT-MULTI-1",
-    "IDIOT-PICKUP-1",
-    "IDIOT-PICKUP-2",
-    "IDIOT-PICKUP-3",
-    "IDIOT-DRAW-1",
-    "IDIOT-DRAW-2",
-    "IDIOT-DRAW-3",
-    "IDIOT-TABLE-1",
-    "IDIOT-TABLE-2",
-    "IDIOT-TABLE-3",
-    "IDIOT-BLIND-1",
-    "IDIOT-BLIND-2",
-    "IDIOT-BLIND-3",
-    "IDIOT-TWO-1",
-    "IDIOT-TWO-2",
-    "IDIOT-BURN-10",
-    "IDIOT-BURN-4KIND",
-    "IDIOT-BURN-6S",
-    "IDIOT-BURN-NEXT",
-    "IDIOT-OUT-1",
-    "IDIOT-END-1",
-] + [f"IDIOT-INV-{i}" for i in range(1, 12)]
 
 ORDER = "3456789TJQKA"  # IDIOT-RANK-1: the "same or higher" order; a 2 is never higher than anything
 LADDER = list(ORDER)  # IDIOT-OPEN-1: 3, 4, ..., 10, J, Q, K, A, then "any" (IDIOT-OPEN-3)
@@ -448,62 +410,87 @@ def why_illegal(v: View, move: dict[str, Any]) -> str | None:
     if s is None:
         return "IDIOT-END-1"
     if v.phase == "swap":
-        if t == "swap":
-            ok = move.get("hand") in v.hand[s] and move.get("face_up") in v.fu[s]
-            return None if ok else "IDIOT-SWAP-1"
-        return None if t == "ready" else "IDIOT-SWAP-1"
+        return _why_illegal_swapping(v, s, move)
     if t in ("swap", "ready"):
         return "IDIOT-SWAP-1"
-    rank = v.snap.get("opening_rank")
+    if t == "play":
+        return _why_illegal_play(v, s, move)
+    return _why_illegal_turn(v, s, move)
+
+
+def _why_illegal_swapping(v: View, s: int, move: dict[str, Any]) -> str | None:
+    """IDIOT-SWAP-1: in the swap phase, a swap of a hand card for a face-up card, or ready."""
+    t = move.get("type")
+    if t == "swap":
+        ok = move.get("hand") in v.hand[s] and move.get("face_up") in v.fu[s]
+        return None if ok else "IDIOT-SWAP-1"
+    return None if t == "ready" else "IDIOT-SWAP-1"
+
+
+def _why_illegal_turn(v: View, s: int, move: dict[str, Any]) -> str | None:
+    """A decline (IDIOT-OPEN-1/3), stop (IDIOT-TWO-2 / IDIOT-DRAW-3), pickup (IDIOT-PICKUP-3) or blind
+    play (IDIOT-BLIND-1); any other type is no move of the game (IDIOT-MULTI-1)."""
+    t = move.get("type")
     if t == "decline":
         if v.phase == "opening" and not v.pending:
-            return "IDIOT-OPEN-3" if rank == "any" else None
+            return "IDIOT-OPEN-3" if v.snap.get("opening_rank") == "any" else None
         return "IDIOT-OPEN-1"
-    if t == "stop":
-        if v.pending == "chain":
-            return None
-        return None if v.pending == "two_followup" else "IDIOT-TWO-2"
+    if t == "stop":  # ends a chain or a two's follow-up, and nothing else
+        return None if v.pending in ("chain", "two_followup") else "IDIOT-TWO-2"
     if t == "pickup":
-        if not v.pile:
-            return "IDIOT-PICKUP-3"
-        return None if v.phase == "play" else "IDIOT-OPEN-1"
-    if t == "play_blind":
-        i = move.get("index")
-        zone = v.zone_of(s)
-        if v.phase != "play" or v.pending == "chain" or zone != "face_down":
-            return "IDIOT-BLIND-1"
-        return None if isinstance(i, int) and 0 <= i < len(v.fd_list[s]) else "IDIOT-BLIND-1"
-    if t != "play":
-        return "IDIOT-MULTI-1"
+        return "IDIOT-PICKUP-3" if not v.pile else None if v.phase == "play" else "IDIOT-OPEN-1"
+    return _why_illegal_blind(v, s, move) if t == "play_blind" else "IDIOT-MULTI-1"
+
+
+def _why_illegal_blind(v: View, s: int, move: dict[str, Any]) -> str | None:
+    """IDIOT-BLIND-1: a face-down card, by its index, only when face-down cards are the open zone."""
+    i = move.get("index")
+    zone = v.zone_of(s)
+    if v.phase != "play" or v.pending == "chain" or zone != "face_down":
+        return "IDIOT-BLIND-1"
+    return None if isinstance(i, int) and 0 <= i < len(v.fd_list[s]) else "IDIOT-BLIND-1"
+
+
+def _why_illegal_play(v: View, s: int, move: dict[str, Any]) -> str | None:
+    """A play: cards of one rank (IDIOT-MULTI-1), from the open zone, of a rank the state allows."""
     cards = move.get("cards") or []
     if not cards or len({rk(c) for c in cards}) != 1:
         return "IDIOT-MULTI-1"
-    r = rk(cards[0])
     parts = split_play(v, cards)
     if parts is None:
-        want = Counter(cards)
-        hand = v.hand[s]
-        if hand and v.draw and hand <= want and (want - hand) <= v.fu[s] and len({rk(c) for c in hand}) == 1:
-            return "IDIOT-TABLE-3"  # the combination, but the draw pile is not empty yet
-        if v.hand[s] and want <= v.hand[s] + v.fu[s]:
-            return "IDIOT-TABLE-1"
-        if want <= v.hand[s] + v.fu[s] + v.fd[s] and not (want <= v.hand[s] + v.fu[s]):
-            return "IDIOT-BLIND-1"
-        return "IDIOT-MULTI-1"
+        return _not_open_cards(v, s, Counter(cards))
     from_hand, from_fu = parts
+    return _why_illegal_rank(v, rk(cards[0]), from_hand, from_fu)
+
+
+def _not_open_cards(v: View, s: int, want: Counter[str]) -> str:
+    """The clause of a play not taken from the seat's open zone: a combination too early
+    (IDIOT-TABLE-3), face-up cards while the hand holds some (IDIOT-TABLE-1), face-down cards
+    (IDIOT-BLIND-1), or cards the seat does not hold (IDIOT-MULTI-1)."""
+    hand = v.hand[s]
+    if hand and v.draw and hand <= want and (want - hand) <= v.fu[s] and len({rk(c) for c in hand}) == 1:
+        return "IDIOT-TABLE-3"  # the combination, but the draw pile is not empty yet
+    if v.hand[s] and want <= v.hand[s] + v.fu[s]:
+        return "IDIOT-TABLE-1"
+    if want <= v.hand[s] + v.fu[s] + v.fd[s] and not (want <= v.hand[s] + v.fu[s]):
+        return "IDIOT-BLIND-1"
+    return "IDIOT-MULTI-1"
+
+
+def _why_illegal_rank(v: View, r: str, from_hand: Counter[str], from_fu: Counter[str]) -> str | None:
+    """Cards of rank ``r`` from the open zone: the opening ladder's rank (IDIOT-OPEN-1, no face-up
+    cards: IDIOT-TABLE-1), a chain's rank (IDIOT-DRAW-3), else a rank playable on the pile (IDIOT-PLAY-2)."""
     if from_fu and from_hand and v.phase == "opening":
         return "IDIOT-TABLE-1"
     if v.phase == "opening" and not v.pending:
         if from_fu:
             return "IDIOT-TABLE-1"
-        return None if rank in ("any", r) else "IDIOT-OPEN-1"
+        return None if v.snap.get("opening_rank") in ("any", r) else "IDIOT-OPEN-1"
     if v.pending == "chain":
         return None if v.pile and r == rk(v.pile[-1]) else "IDIOT-DRAW-3"
     if v.pending == "two_followup":
         return None
-    if not playable(r, v.pile, v.opts):
-        return "IDIOT-PLAY-2"
-    return None
+    return None if playable(r, v.pile, v.opts) else "IDIOT-PLAY-2"
 
 
 # -- the properties ----------------------------------------------------------------------------
@@ -546,9 +533,24 @@ class IdiotProperties(GameProperties):
             self.fail(clause, message, expected, got)
 
     # -- what to draw ------------------------------------------------------------------
+    options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {
+        "decks": IntRange(1),
+        "after_burn": ["next", "burner"],
+        "six_burn": [3, 4],
+        "two_followup": ["optional", "none"],
+        "ten_anytime": [True, False],
+    }
+
     @classmethod
-    def all_clauses(cls) -> list[str]:
-        return CLAUSES + list(CONTRACT_CLAUSES)
+    def default_options(cls, players: int, sent: JSONObject) -> JSONObject:
+        # enough decks for three players a deck and nine cards a player (IDIOT-SETUP-1)
+        return {
+            "decks": max(math.ceil(players / 3), math.ceil(9 * players / 52)),
+            "after_burn": "next",
+            "six_burn": 3,
+            "two_followup": "optional",
+            "ten_anytime": True,
+        }
 
     @classmethod
     def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
@@ -620,97 +622,74 @@ class IdiotProperties(GameProperties):
             picks = [(pick // n) % n]
         return moves[min(picks, key=lambda i: progress_score(moves[i]))]
 
+    @checks.hook(
+        "IDIOT-SETUP-2",
+        "IDIOT-DEAL-1",
+        "IDIOT-DEAL-2",
+        "IDIOT-SWAP-1",
+        "IDIOT-OPEN-1",
+        "IDIOT-OPEN-3",
+        "IDIOT-PLAY-2",
+        "IDIOT-MULTI-1",
+        "IDIOT-PICKUP-3",
+        "IDIOT-DRAW-3",
+        "IDIOT-TABLE-1",
+        "IDIOT-BLIND-1",
+        "IDIOT-TWO-2",
+    )
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
-        n, phase = self.n, snap.phase
+        phase = snap.phase
         if phase == "deal":
-            cards = sorted(pool(self.decks).elements())
-            good = self._deal_of(cards)
-            bad = []
-            short = {**good, "hand": [good["hand"][0] + good["draw"][:1], *good["hand"][1:]], "draw": good["draw"][1:]}
-            bad.append((short, "IDIOT-DEAL-1"))
-            bad.append(
-                (
-                    {**good, "face_down": good["face_down"][:-1], "draw": good["draw"] + good["face_down"][-1]},
-                    "IDIOT-DEAL-1",
-                )
-            )
-            if good["draw"]:
-                bad.append(({**good, "draw": good["draw"][:-1]}, "IDIOT-DEAL-2"))
-                extra = good["hand"][0][0]  # one copy too many of a card, one card missing
-                bad.append(({**good, "draw": [*good["draw"][:-1], extra]}, "IDIOT-SETUP-2"))
-            bad.append(({**good, "hand": [["1Z", *good["hand"][0][1:]], *good["hand"][1:]]}, "IDIOT-SETUP-2"))
-            return bad
+            return self._bad_deals()
         if phase == "over" or snap.to_act is None:
             return []
         v = self.view(snap)
         s = snap.to_act
         hand, fu, fd = v.hand[s], v.fu[s], v.fd[s]
-        bad: list[tuple[dict[str, Any], str]] = []
-        others = Counter()
-        for o in range(n):
+        others: Counter[str] = Counter()
+        for o in range(self.n):
             if o != s:
                 others.update(v.hand[o])
         foreign = [c for c in others if c not in hand and c not in fu]
         not_held = next((c for c in sorted(pool(1)) if c not in hand and c not in fu and c not in fd), None)
         if phase == "swap":
-            if not_held and fu:
-                bad.append(({"type": "swap", "hand": not_held, "face_up": next(iter(fu))}, "IDIOT-SWAP-1"))
-            fd_only = [c for c in fd if c not in fu]
-            if fd_only and hand:
-                bad.append(({"type": "swap", "hand": next(iter(hand)), "face_up": fd_only[0]}, "IDIOT-SWAP-1"))
-            if hand:
-                bad.append((play([next(iter(hand))]), "IDIOT-SWAP-1"))
-            bad.append(({"type": "decline"}, "IDIOT-OPEN-1"))
-            return bad
+            return _bad_swaps(hand, fu, fd, not_held)
         # any later phase
-        if hand and fu:
-            bad.append(({"type": "swap", "hand": next(iter(hand)), "face_up": next(iter(fu))}, "IDIOT-SWAP-1"))
-        if phase != "opening":
-            bad.append(({"type": "decline"}, "IDIOT-OPEN-1"))
-        elif snap.get("opening_rank") == "any":
-            bad.append(({"type": "decline"}, "IDIOT-OPEN-3"))
-        if not v.pending:
-            bad.append(({"type": "stop"}, "IDIOT-TWO-2"))
-        if not v.pile and not v.pending:
-            bad.append(({"type": "pickup"}, "IDIOT-PICKUP-3"))
+        bad: list[tuple[dict[str, Any], str]] = []
+        _bad_out_of_turn(bad, snap, v, hand, fu)
         if not_held:
             bad.append((play([not_held]), "IDIOT-MULTI-1"))
         if foreign:
             bad.append((play([foreign[0]]), "IDIOT-MULTI-1"))
         zone = v.zone_of(s)
-        if zone != "face_down" and fd:
-            bad.append(({"type": "play_blind", "index": 0}, "IDIOT-BLIND-1"))
-            fd_only = [c for c in fd if c not in hand and c not in fu]
-            if fd_only:
-                bad.append((play([fd_only[0]]), "IDIOT-BLIND-1"))
-        if zone == "face_down" and 0 < len(v.fd_list[s]) < 3 and v.pending != "chain":
-            bad.append(({"type": "play_blind", "index": len(v.fd_list[s])}, "IDIOT-BLIND-1"))
-        if hand and fu:
-            up_only = [c for c in fu if c not in hand]
-            if up_only:
-                bad.append((play([up_only[0]]), "IDIOT-TABLE-1"))
+        _bad_hidden_cards(bad, v, s, zone)
         src = hand if zone == "hand" else fu if zone == "face_up" else Counter()
-        ranks = by_rank(src)
-        if len(ranks) >= 2 and v.pending != "chain":
-            a, b = sorted(ranks)[:2]
-            bad.append((play([next(iter(ranks[a])), next(iter(ranks[b]))]), "IDIOT-MULTI-1"))
-        if phase == "opening":
-            rank = snap.get("opening_rank")
-            if rank != "any":
-                wrong = [c for c in hand if rk(c) != rank]
-                if wrong:
-                    bad.append((play([wrong[0]]), "IDIOT-OPEN-1"))
-        elif v.pending == "chain" and v.pile:
-            wrong = [c for c in hand if rk(c) != rk(v.pile[-1])]
-            if wrong:
-                bad.append((play([wrong[0]]), "IDIOT-DRAW-3"))
-        elif not v.pending and v.pile:
-            low = [c for c in src if not playable(rk(c), v.pile, v.opts)]
-            if low:
-                bad.append((play([low[0]]), "IDIOT-PLAY-2"))
+        _bad_ranks(bad, snap, v, hand, src)
+        return bad
+
+    def _bad_deals(self) -> list[tuple[dict[str, Any], str]]:
+        """IDIOT-DEAL-1/2: a deal of the wrong sizes or a short draw pile; IDIOT-SETUP-2: a card twice
+        (one missing), or no card of the pool."""
+        cards = sorted(pool(self.decks).elements())
+        good = self._deal_of(cards)
+        bad: list[tuple[dict[str, Any], str]] = []
+        short = {**good, "hand": [good["hand"][0] + good["draw"][:1], *good["hand"][1:]], "draw": good["draw"][1:]}
+        bad.append((short, "IDIOT-DEAL-1"))
+        bad.append(
+            (
+                {**good, "face_down": good["face_down"][:-1], "draw": good["draw"] + good["face_down"][-1]},
+                "IDIOT-DEAL-1",
+            )
+        )
+        if good["draw"]:
+            bad.append(({**good, "draw": good["draw"][:-1]}, "IDIOT-DEAL-2"))
+            extra = good["hand"][0][0]  # one copy too many of a card, one card missing
+            bad.append(({**good, "draw": [*good["draw"][:-1], extra]}, "IDIOT-SETUP-2"))
+        bad.append(({**good, "hand": [["1Z", *good["hand"][0][1:]], *good["hand"][1:]]}, "IDIOT-SETUP-2"))
         return bad
 
     # -- checks on the first state -------------------------------------------------------
+    @checks.hook("IDIOT-SETUP-1", "IDIOT-SETUP-2", "CONTRACT-SETUP-2", "CONTRACT-SETUP-3")
     def start(self, snap: Snapshot) -> None:
         judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         n = snap.players
@@ -726,6 +705,83 @@ class IdiotProperties(GameProperties):
         )
 
 
+# -- illegal moves, by the rule they break -------------------------------------------------------
+def _bad_swaps(
+    hand: Counter[str], fu: Counter[str], fd: Counter[str], not_held: str | None
+) -> list[tuple[dict[str, Any], str]]:
+    """IDIOT-SWAP-1: a swap of a card not held or a face-down card, a play during the swap phase;
+    IDIOT-OPEN-1: a decline before the opening."""
+    bad: list[tuple[dict[str, Any], str]] = []
+    if not_held and fu:
+        bad.append(({"type": "swap", "hand": not_held, "face_up": next(iter(fu))}, "IDIOT-SWAP-1"))
+    fd_only = [c for c in fd if c not in fu]
+    if fd_only and hand:
+        bad.append(({"type": "swap", "hand": next(iter(hand)), "face_up": fd_only[0]}, "IDIOT-SWAP-1"))
+    if hand:
+        bad.append((play([next(iter(hand))]), "IDIOT-SWAP-1"))
+    bad.append(({"type": "decline"}, "IDIOT-OPEN-1"))
+    return bad
+
+
+def _bad_out_of_turn(
+    bad: list[tuple[dict[str, Any], str]], snap: Snapshot, v: View, hand: Counter[str], fu: Counter[str]
+) -> None:
+    """Moves of another phase or state: a swap (IDIOT-SWAP-1), a decline outside the ladder or on "any"
+    (IDIOT-OPEN-1/3), a stop with nothing pending (IDIOT-TWO-2), a pickup of no pile (IDIOT-PICKUP-3)."""
+    if hand and fu:
+        bad.append(({"type": "swap", "hand": next(iter(hand)), "face_up": next(iter(fu))}, "IDIOT-SWAP-1"))
+    if snap.phase != "opening":
+        bad.append(({"type": "decline"}, "IDIOT-OPEN-1"))
+    elif snap.get("opening_rank") == "any":
+        bad.append(({"type": "decline"}, "IDIOT-OPEN-3"))
+    if not v.pending:
+        bad.append(({"type": "stop"}, "IDIOT-TWO-2"))
+    if not v.pile and not v.pending:
+        bad.append(({"type": "pickup"}, "IDIOT-PICKUP-3"))
+
+
+def _bad_hidden_cards(bad: list[tuple[dict[str, Any], str]], v: View, s: int, zone: str) -> None:
+    """IDIOT-BLIND-1: face-down cards before they are the open zone, or an index past them;
+    IDIOT-TABLE-1: face-up cards while the hand holds some."""
+    hand, fu, fd = v.hand[s], v.fu[s], v.fd[s]
+    if zone != "face_down" and fd:
+        bad.append(({"type": "play_blind", "index": 0}, "IDIOT-BLIND-1"))
+        fd_only = [c for c in fd if c not in hand and c not in fu]
+        if fd_only:
+            bad.append((play([fd_only[0]]), "IDIOT-BLIND-1"))
+    if zone == "face_down" and 0 < len(v.fd_list[s]) < 3 and v.pending != "chain":
+        bad.append(({"type": "play_blind", "index": len(v.fd_list[s])}, "IDIOT-BLIND-1"))
+    if hand and fu:
+        up_only = [c for c in fu if c not in hand]
+        if up_only:
+            bad.append((play([up_only[0]]), "IDIOT-TABLE-1"))
+
+
+def _bad_ranks(
+    bad: list[tuple[dict[str, Any], str]], snap: Snapshot, v: View, hand: Counter[str], src: Counter[str]
+) -> None:
+    """Cards of the wrong rank: two ranks at once (IDIOT-MULTI-1), off the opening ladder's rank
+    (IDIOT-OPEN-1), off a chain's rank (IDIOT-DRAW-3), or lower than the pile allows (IDIOT-PLAY-2)."""
+    ranks = by_rank(src)
+    if len(ranks) >= 2 and v.pending != "chain":
+        a, b = sorted(ranks)[:2]
+        bad.append((play([next(iter(ranks[a])), next(iter(ranks[b]))]), "IDIOT-MULTI-1"))
+    if snap.phase == "opening":
+        rank = snap.get("opening_rank")
+        if rank != "any":
+            wrong = [c for c in hand if rk(c) != rank]
+            if wrong:
+                bad.append((play([wrong[0]]), "IDIOT-OPEN-1"))
+    elif v.pending == "chain" and v.pile:
+        wrong = [c for c in hand if rk(c) != rk(v.pile[-1])]
+        if wrong:
+            bad.append((play([wrong[0]]), "IDIOT-DRAW-3"))
+    elif not v.pending and v.pile:
+        low = [c for c in src if not playable(rk(c), v.pile, v.opts)]
+        if low:
+            bad.append((play([low[0]]), "IDIOT-PLAY-2"))
+
+
 def _diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:
     return {"extra": sorted((got - want).elements())[:8], "missing": sorted((want - got).elements())[:8]}
 
@@ -735,7 +791,7 @@ def _cards(c: Counter[str]) -> list[str]:
 
 
 # -- transition checks ---------------------------------------------------------------------------
-@checks("IDIOT-INV-1", "IDIOT-SETUP-2")
+@checks("IDIOT-INV-1")
 def conservation(props: IdiotProperties, step: Step) -> None:
     """IDIOT-INV-1: all zones together are D decks; the burn pile only grows."""
     got = props.view(step.after).total
@@ -760,7 +816,7 @@ def conservation(props: IdiotProperties, step: Step) -> None:
     )
 
 
-@checks("IDIOT-DEAL-1", "IDIOT-DEAL-2", "IDIOT-INV-2", "IDIOT-SWAP-1")
+@checks("IDIOT-DEAL-1", "IDIOT-DEAL-2", "IDIOT-INV-2", "IDIOT-SWAP-1", "IDIOT-OPEN-1")
 def deal_and_swap(props: IdiotProperties, step: Step) -> None:
     """The deal lands as sent (3/3/3 and the draw pile); swaps exchange one hand and one face-up card."""
     before, after, n = step.before, step.after, props.n
@@ -835,52 +891,67 @@ def _swap_step(props: IdiotProperties, step: Step) -> None:
         _cards(v1.hand[s] + v1.fu[s]) if not ok else None,
     )
     if step.kind == "swap":
-        h, f = step.move["hand"], step.move["face_up"]
-        want_h = v0.hand[s] - Counter([h]) + Counter([f])
-        ok = same(v1.hand[s], want_h) and after.phase == "swap" and after.to_act == s
-        props.expect(
-            "IDIOT-SWAP-1",
-            ok,
-            f"a swap puts {h} face up and {f} in the hand; the same seat goes on swapping",
-            {"hand": _cards(want_h), "to_act": s} if not ok else None,
-            {"hand": _cards(v1.hand[s]), "to_act": after.to_act} if not ok else None,
-        )
+        _swapped(props, step, v0, v1)
     elif step.kind == "ready":
-        ok = v1.hand.same(v0.hand, s)
+        _ready(props, step, v0, v1)
+
+
+def _swapped(props: IdiotProperties, step: Step, v0: View, v1: View) -> None:
+    """IDIOT-SWAP-1: a swap exchanges the two cards named, and the same seat goes on swapping."""
+    after, s = step.after, step.before.to_act
+    assert s is not None
+    h, f = step.move["hand"], step.move["face_up"]
+    want_h = v0.hand[s] - Counter([h]) + Counter([f])
+    ok = same(v1.hand[s], want_h) and after.phase == "swap" and after.to_act == s
+    props.expect(
+        "IDIOT-SWAP-1",
+        ok,
+        f"a swap puts {h} face up and {f} in the hand; the same seat goes on swapping",
+        {"hand": _cards(want_h), "to_act": s} if not ok else None,
+        {"hand": _cards(v1.hand[s]), "to_act": after.to_act} if not ok else None,
+    )
+
+
+def _ready(props: IdiotProperties, step: Step, v0: View, v1: View) -> None:
+    """IDIOT-SWAP-1: ready changes no card and passes the swap on clockwise, the dealer last; after the
+    dealer the opening ladder starts (IDIOT-OPEN-1) with 3 + 3 cards each (IDIOT-INV-2)."""
+    after, n, s = step.after, props.n, step.before.to_act
+    assert s is not None
+    ok = v1.hand.same(v0.hand, s)
+    props.expect(
+        "IDIOT-SWAP-1",
+        ok,
+        "ready changes no card",
+        _cards(v0.hand[s]) if not ok else None,
+        _cards(v1.hand[s]) if not ok else None,
+    )
+    dealer = props.setup.dealer
+    if s != dealer:
         props.expect(
             "IDIOT-SWAP-1",
-            ok,
-            "ready changes no card",
-            _cards(v0.hand[s]) if not ok else None,
-            _cards(v1.hand[s]) if not ok else None,
+            after.phase == "swap" and after.to_act == (s + 1) % n,
+            "seats swap in turn clockwise, the dealer last",
+            (s + 1) % n,
+            after.to_act,
         )
-        dealer = props.setup.dealer
-        if s == dealer:
-            props.expect(
-                "IDIOT-OPEN-1",
-                after.phase == "opening" and after.to_act == (dealer + 1) % n and after.get("opening_rank") == "3",
-                "when the dealer is ready the opening ladder starts at 3 with the player left of the dealer",
-                {"phase": "opening", "to_act": (dealer + 1) % n, "opening_rank": "3"},
-                {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")},
-            )
-            props.expect(
-                "IDIOT-INV-2",
-                all(v1.hand.size(o) == 3 and v1.fu.size(o) == 3 for o in range(n)),
-                "after the swap phase every seat still has 3 face-up and 3 hand cards",
-                3,
-                [[v1.fu.size(o), v1.hand.size(o)] for o in range(n)],
-            )
-        else:
-            props.expect(
-                "IDIOT-SWAP-1",
-                after.phase == "swap" and after.to_act == (s + 1) % n,
-                "seats swap in turn clockwise, the dealer last",
-                (s + 1) % n,
-                after.to_act,
-            )
+        return
+    props.expect(
+        "IDIOT-OPEN-1",
+        after.phase == "opening" and after.to_act == (dealer + 1) % n and after.get("opening_rank") == "3",
+        "when the dealer is ready the opening ladder starts at 3 with the player left of the dealer",
+        {"phase": "opening", "to_act": (dealer + 1) % n, "opening_rank": "3"},
+        {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")},
+    )
+    props.expect(
+        "IDIOT-INV-2",
+        all(v1.hand.size(o) == 3 and v1.fu.size(o) == 3 for o in range(n)),
+        "after the swap phase every seat still has 3 face-up and 3 hand cards",
+        3,
+        [[v1.fu.size(o), v1.hand.size(o)] for o in range(n)],
+    )
 
 
-@checks("IDIOT-OPEN-1", "IDIOT-OPEN-3")
+@checks("IDIOT-OPEN-1", "IDIOT-OPEN-3", "IDIOT-INV-1")
 def opening_ladder(props: IdiotProperties, step: Step) -> None:
     """A decline passes the ladder on; a full circle of declines moves the rank up, past A to "any"."""
     before, after, n = step.before, step.after, props.n
@@ -943,6 +1014,12 @@ def opening_ladder(props: IdiotProperties, step: Step) -> None:
     "IDIOT-OPEN-2",
     "IDIOT-INV-7",
     "IDIOT-INV-4",
+    "IDIOT-SWAP-1",
+    "IDIOT-OPEN-1",
+    "IDIOT-OPEN-3",
+    "IDIOT-PICKUP-3",
+    "IDIOT-INV-1",
+    "IDIOT-INV-9",
 )
 def turn_outcome(props: IdiotProperties, step: Step) -> None:
     """Predict the whole outcome of a play, blind play, pickup or stop from the rules, and compare."""
@@ -966,6 +1043,13 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
 class Outcome:
     """turn_outcome's model of one move: what the rules say the acting seat's zones, the draw pile, the
     pile, the out list and the turn are afterwards, and the clause (``ctx``) the move is played under."""
+
+    # set by _whose_turn (declared here, not assigned: nothing to build for every move)
+    out: list[int]
+    gone: bool
+    holders: list[int]
+    over: bool
+    to_act: int | None
 
     def __init__(self, v0: View, s: int) -> None:
         self.s = s
@@ -1311,6 +1395,8 @@ def _judge_turn(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outco
     "IDIOT-TWO-2",
     "IDIOT-DRAW-3",
     "IDIOT-BURN-10",
+    "IDIOT-RANK-1",
+    "IDIOT-END-1",
 )
 def legal_moves(props: IdiotProperties, step: Step) -> None:
     """The legal moves of the new state are exactly the ones the rules give (plus what is left open)."""

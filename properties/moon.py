@@ -24,65 +24,18 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
-from ruleproof.properties.machinery import (
-    CONTRACT_CLAUSES,
-    CheckRegistry,
-    GameProperties,
-    Setup,
-    Snapshot,
-    Step,
-    move_diff,
-)
 
 from ruleproof import draws
+from ruleproof.engine import JSONObject
+from ruleproof.findings import Setup
 from ruleproof.notation import MOON_TILES, tile_ends
+from ruleproof.properties.base import GameProperties, IntRange
+from ruleproof.properties.checks import CheckRegistry
+from ruleproof.properties.snapshot import Snapshot, Step, move_diff
 from ruleproof.setup_probes import judge_start
 
 GAME = "moon"
 N = 3
-CLAUSES = [
-    "MOON-SETUP-1",
-    "MOON-SETUP-2",
-    "MOON-DEAL-1",
-    "MOON-BID-1",
-    "MOON-BID-2",
-    "MOON-BID-3",
-    "MOON-BID-4",
-    "MOON-BID-5",
-    "MOON-BID-6",
-    "MOON-WIDOW-1",
-    "MOON-TRUMP-1",
-    "MOON-TRUMP-2",
-    "MOON-TRUMP-3",
-    "MOON-TRUMP-4",
-    "MOON-RANK-1",
-    "MOON-RANK-2",
-    "MOON-RANK-3",
-    "MOON-LEAD-1",
-    "MOON-LEAD-2",
-    "MOON-LEAD-3",
-    "MOON-FOLLOW-1",
-    "MOON-FOLLOW-2",
-    "MOON-FOLLOW-3",
-    "MOON-WIN-1",
-    "MOON-WIN-2",
-    "MOON-SCORE-1",
-    "MOON-SCORE-2",
-    "MOON-SCORE-3",
-    "MOON-END-1",
-    "MOON-END-2",
-    "MOON-INV-1",
-    "MOON-INV-2",
-    "MOON-INV-3",
-    "MOON-INV-4",
-    "MOON-INV-5",
-    "MOON-INV-6",
-    "MOON-INV-7",
-    "MOON-INV-8",
-    "MOON-INV-9",
-    "MOON-INV-10",
-    "CONTRACT-TURN-1",
-]
 
 BIDS = (4, 5, 6, 7, 21)  # MOON-BID-3
 SHOOT = 21  # MOON-SCORE-2
@@ -161,7 +114,7 @@ def _followers(hand: Sequence[str], pred: Any) -> list[str]:
     return same or list(hand)
 
 
-def follow_clause(hand: list[str], trick: list[str], contract: Any, got: set[str]) -> str:
+def follow_clause(hand: list[str], trick: list[str], contract: Any, got: set[Any]) -> str:
     """The clause that decides the difference between the document's plays and ``got``.
 
     Each alternative reading is a rule of §3.2 read wrongly: the led tile's trump
@@ -198,9 +151,7 @@ def winner_clause(trick: list[str], contract: Any, got: int) -> str:
     if trumps:
         if is_trump(w, contract):
             return "MOON-RANK-3" if contract == "doubles" else "MOON-RANK-2"
-        if contract == "doubles" or not isinstance(contract, int):
-            return "MOON-TRUMP-3" if contract == "doubles" else "MOON-WIN-1"
-        return "MOON-WIN-1"
+        return "MOON-TRUMP-3" if contract == "doubles" else "MOON-WIN-1"
     s = led_suit(trick[0], contract)
     if follows(w, s, contract):
         return "MOON-RANK-1"
@@ -282,12 +233,14 @@ class MoonProperties(GameProperties):
     deal_clause: ClassVar[str] = "MOON-DEAL-1"
     checks: ClassVar[CheckRegistry] = checks
     ordered_zones = frozenset({"trick"})
-    option_clauses = {("doubles_trump", True): ("MOON-TRUMP-3", "MOON-RANK-3")}
+    option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {
+        ("doubles_trump", True): ("MOON-TRUMP-3", "MOON-RANK-3")
+    }
     # MOON-INV-10 says a game need not end (redeals, failed bids): reached, never violated
     covered_only = frozenset({"MOON-INV-10"})
     # the readings each clause tells apart: scoring the bid, not the tricks, shows only with overtricks;
     # `>=` against `>` only when a total lands exactly on the target (docs/rules/moon.md)
-    situations = {
+    situations: ClassVar[dict[str, tuple[str, ...]]] = {
         "MOON-SCORE-1": ("made-exactly", "overtricks", "failed"),
         "MOON-SCORE-2": ("made", "failed"),
         "MOON-END-1": ("below-target", "wins-above-target", "wins-at-target"),
@@ -314,9 +267,16 @@ class MoonProperties(GameProperties):
         self.steer: int | None = None  # this hand's play policy (choose): one of STEER_*
 
     # -- what to draw ------------------------------------------------------------------
+    options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {
+        "all_pass": ["redeal", "forced_bid"],
+        "doubles_trump": [True, False],
+        "shoot": ["wins_game", "scores_21"],
+        "target": IntRange(1, 21),
+    }
+
     @classmethod
-    def all_clauses(cls) -> list[str]:
-        return CLAUSES + list(CONTRACT_CLAUSES)
+    def default_options(cls, players: int, sent: JSONObject) -> JSONObject:
+        return {"all_pass": "redeal", "doubles_trump": True, "shoot": "wins_game", "target": 21}
 
     @classmethod
     def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
@@ -378,75 +338,118 @@ class MoonProperties(GameProperties):
             self.steer = rest % len(STEERS)
         return steer_play(self, snap, rest // len(STEERS)) or m
 
+    @checks.hook(
+        "MOON-SETUP-2",
+        "MOON-DEAL-1",
+        "MOON-BID-2",
+        "MOON-BID-3",
+        "MOON-BID-6",
+        "MOON-WIDOW-1",
+        "MOON-TRUMP-1",
+        "MOON-FOLLOW-1",
+        "MOON-FOLLOW-2",
+        "MOON-WIN-2",
+        "MOON-INV-1",
+    )
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
         phase = snap.phase
         if phase == "over":
             return ()
-        tiles = list(MOON_TILES)
         if phase == "deal":
-            hands = [tiles[i * HAND : (i + 1) * HAND] for i in range(N)]
-            # sizes other than 7/7/7 + 1 break the deal; a tile twice (one missing) breaks the tile set
-            return [
-                (
-                    {"type": "deal", "hands": [hands[0][:-1], hands[1], hands[2] + [hands[0][-1]]], "widow": tiles[-1]},
-                    "MOON-DEAL-1",
-                ),
-                (
-                    {"type": "deal", "hands": [[*hands[0][:-1], hands[1][0]], hands[1], hands[2]], "widow": tiles[-1]},
-                    "MOON-SETUP-2",
-                ),
-                ({"type": "deal", "hands": hands, "widow": hands[2][0]}, "MOON-SETUP-2"),
-            ]
+            return _bad_deals()
         seat = snap.to_act
         assert seat is not None
         hand = _hand(snap, seat)
-        elsewhere = [t for s in range(N) if s != seat for t in _hand(snap, s)] + snap.zone("discarded")
-        bad: list[tuple[dict[str, Any], str]] = []
         if phase == "bid":
-            bids = snap.get("bids") or [None] * N
-            high = _high(bids)
-            bad += [(bid(v), "MOON-BID-3") for v in BIDS if 0 < v <= high][-2:]
-            bad += [(bid(3), "MOON-BID-3"), (bid(8), "MOON-BID-3")]
-            if self.all_pass == "forced_bid" and sum(1 for b in bids if b == "pass") == N - 1:
-                bad.append((PASS, "MOON-BID-6"))
-            if hand:
-                bad += [(play(hand[0]), "MOON-BID-2"), (discard(hand[0]), "MOON-BID-2")]
-            bad.append((trump("none"), "MOON-BID-2"))
-        elif phase == "discard":
-            if elsewhere:
-                bad.append((discard(elsewhere[0]), "MOON-WIDOW-1"))
-            if hand:
-                bad.append((play(hand[0]), "MOON-WIDOW-1"))
-            bad += [(trump(0), "MOON-WIDOW-1"), (bid(7), "MOON-WIDOW-1"), (PASS, "MOON-WIDOW-1")]
-        elif phase == "trump":
-            if not self.doubles_ok:
-                bad.append((trump("doubles"), "MOON-TRUMP-1"))
-            if hand:
-                bad += [(discard(hand[0]), "MOON-TRUMP-1"), (play(hand[0]), "MOON-TRUMP-1")]
-            bad += [(bid(21), "MOON-TRUMP-1"), (PASS, "MOON-TRUMP-1")]
-        elif phase == "play":
-            if elsewhere:
-                # a tile not in the mover's hand: playing it would break conservation
-                bad.append((play(elsewhere[0]), "MOON-INV-1"))
-            trick = snap.zone("trick")
-            contract = snap.get("contract")
-            if trick:
-                legal = set(legal_plays(hand, trick, contract))
-                revokes = [t for t in hand if t not in legal][:2]
-                s = led_suit(trick[0], contract)
-                clause = "MOON-FOLLOW-1" if s == "T" else "MOON-FOLLOW-2"
-                bad += [(play(t), clause) for t in revokes]
-            # wrong-phase moves: illegal under the clause of the phase (docs/rules/moon.md "Errors")
-            if hand:
-                bad.append((discard(hand[0]), "MOON-WIN-2"))
-            bad += [(trump(0), "MOON-WIN-2"), (bid(4), "MOON-WIN-2"), (PASS, "MOON-WIN-2")]
+            return self._bad_bids(snap, hand)
+        elsewhere = [t for s in range(N) if s != seat for t in _hand(snap, s)] + snap.zone("discarded")
+        if phase == "discard":
+            return _bad_discards(hand, elsewhere)
+        if phase == "trump":
+            return self._bad_trumps(hand)
+        return _bad_plays(snap, hand, elsewhere) if phase == "play" else []
+
+    def _bad_bids(self, snap: Snapshot, hand: list[str]) -> list[tuple[dict[str, Any], str]]:
+        """MOON-BID-3: bids not above the high bid or off the ladder; MOON-BID-6: the forced bidder's
+        pass; MOON-BID-2: anything but a bid or pass."""
+        bids = snap.get("bids") or [None] * N
+        high = _high(bids)
+        bad = [(bid(v), "MOON-BID-3") for v in BIDS if 0 < v <= high][-2:]
+        bad += [(bid(3), "MOON-BID-3"), (bid(8), "MOON-BID-3")]
+        if self.all_pass == "forced_bid" and sum(1 for b in bids if b == "pass") == N - 1:
+            bad.append((PASS, "MOON-BID-6"))
+        if hand:
+            bad += [(play(hand[0]), "MOON-BID-2"), (discard(hand[0]), "MOON-BID-2")]
+        bad.append((trump("none"), "MOON-BID-2"))
+        return bad
+
+    def _bad_trumps(self, hand: list[str]) -> list[tuple[dict[str, Any], str]]:
+        """MOON-TRUMP-1: doubles when the options forbid them, and any move but naming trumps."""
+        bad: list[tuple[dict[str, Any], str]] = []
+        if not self.doubles_ok:
+            bad.append((trump("doubles"), "MOON-TRUMP-1"))
+        if hand:
+            bad += [(discard(hand[0]), "MOON-TRUMP-1"), (play(hand[0]), "MOON-TRUMP-1")]
+        bad += [(bid(21), "MOON-TRUMP-1"), (PASS, "MOON-TRUMP-1")]
         return bad
 
     # -- state checks ------------------------------------------------------------------
+    @checks.hook("MOON-SETUP-1", "MOON-SETUP-2", "MOON-INV-1", "CONTRACT-SETUP-2", "CONTRACT-SETUP-3")
     def start(self, snap: Snapshot) -> None:
         judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         self.expect("MOON-SETUP-1", snap.players == N, "Moon is for exactly 3 players", N, snap.players)
         conservation(self, snap)
+
+
+# -- illegal moves, by phase ------------------------------------------------------------------
+def _bad_deals() -> list[tuple[dict[str, Any], str]]:
+    """Sizes other than 7/7/7 + 1 break the deal (MOON-DEAL-1); a tile twice (one missing) breaks the
+    tile set (MOON-SETUP-2)."""
+    tiles = list(MOON_TILES)
+    hands = [tiles[i * HAND : (i + 1) * HAND] for i in range(N)]
+    return [
+        (
+            {"type": "deal", "hands": [hands[0][:-1], hands[1], hands[2] + [hands[0][-1]]], "widow": tiles[-1]},
+            "MOON-DEAL-1",
+        ),
+        (
+            {"type": "deal", "hands": [[*hands[0][:-1], hands[1][0]], hands[1], hands[2]], "widow": tiles[-1]},
+            "MOON-SETUP-2",
+        ),
+        ({"type": "deal", "hands": hands, "widow": hands[2][0]}, "MOON-SETUP-2"),
+    ]
+
+
+def _bad_discards(hand: list[str], elsewhere: list[str]) -> list[tuple[dict[str, Any], str]]:
+    """MOON-WIDOW-1: a tile the declarer does not hold, and any move but a discard."""
+    bad: list[tuple[dict[str, Any], str]] = []
+    if elsewhere:
+        bad.append((discard(elsewhere[0]), "MOON-WIDOW-1"))
+    if hand:
+        bad.append((play(hand[0]), "MOON-WIDOW-1"))
+    bad += [(trump(0), "MOON-WIDOW-1"), (bid(7), "MOON-WIDOW-1"), (PASS, "MOON-WIDOW-1")]
+    return bad
+
+
+def _bad_plays(snap: Snapshot, hand: list[str], elsewhere: list[str]) -> list[tuple[dict[str, Any], str]]:
+    """MOON-INV-1: a tile not held; MOON-FOLLOW-1/2: a revoke; MOON-WIN-2: a move of another phase."""
+    bad: list[tuple[dict[str, Any], str]] = []
+    if elsewhere:
+        # a tile not in the mover's hand: playing it would break conservation
+        bad.append((play(elsewhere[0]), "MOON-INV-1"))
+    trick = snap.zone("trick")
+    contract = snap.get("contract")
+    if trick:
+        legal = set(legal_plays(hand, trick, contract))
+        revokes = [t for t in hand if t not in legal][:2]
+        s = led_suit(trick[0], contract)
+        clause = "MOON-FOLLOW-1" if s == "T" else "MOON-FOLLOW-2"
+        bad += [(play(t), clause) for t in revokes]
+    # wrong-phase moves: illegal under the clause of the phase (docs/rules/moon.md "Errors")
+    if hand:
+        bad.append((discard(hand[0]), "MOON-WIN-2"))
+    bad += [(trump(0), "MOON-WIN-2"), (bid(4), "MOON-WIN-2"), (PASS, "MOON-WIN-2")]
+    return bad
 
 
 def conservation(props: MoonProperties, snap: Snapshot) -> None:
@@ -487,6 +490,20 @@ def the_deal(props: MoonProperties, step: Step) -> None:
     """After a deal: hands and widow as sent, bidding opens at the rotating first-bidder seat."""
     if step.kind != "deal":
         return
+    hands = _dealt_as_sent(props, step)
+    _first_bidder(props, step.after)
+    _fresh_hand(props, step.after)
+    props.dealt = hands
+    props.widow = step.move["widow"]
+    props.bids = [None] * N
+    props.declarer, props.bid, props.contract = None, 0, None
+    props.tricks = [0] * N
+    props.plays = 0
+    props.steer = None
+
+
+def _dealt_as_sent(props: MoonProperties, step: Step) -> list[Counter[str]]:
+    """MOON-DEAL-1 / MOON-INV-2: the hands and widow as dealt, nothing elsewhere, one more round."""
     before, after, move = step.before, step.after, step.move
     hands = [Counter(_hand(after, s)) for s in range(N)]
     props.expect(
@@ -512,14 +529,19 @@ def the_deal(props: MoonProperties, step: Step) -> None:
         rnd,
         after.get("round"),
     )
-    # MOON-BID-1: the first hand opens left of the dealer; every later hand (void ones too) one seat on
+    return hands
+
+
+def _first_bidder(props: MoonProperties, after: Snapshot) -> None:
+    """MOON-BID-1: the first hand opens left of the dealer; every later hand (void ones too) one seat on."""
     opener = (props.setup.dealer + 1 + props.hands_dealt) % N
     props.hands_dealt += 1
     props.opener = opener
     props.expect(
         "MOON-BID-1",
         after.phase == "bid" and after.to_act == opener and after.get("first_bidder") == opener,
-        f"hand {props.hands_dealt} is bid first by seat {opener}: left of the first dealer, one seat clockwise per hand dealt before",
+        f"hand {props.hands_dealt} is bid first by seat {opener}: "
+        "left of the first dealer, one seat clockwise per hand dealt before",
         {"phase": "bid", "to_act": opener, "first_bidder": opener},
         {"phase": after.phase, "to_act": after.to_act, "first_bidder": after.get("first_bidder")},
     )
@@ -530,6 +552,10 @@ def the_deal(props: MoonProperties, step: Step) -> None:
         (opener - 1) % N,
         after.get("dealer"),
     )
+
+
+def _fresh_hand(props: MoonProperties, after: Snapshot) -> None:
+    """MOON-BID-2 / MOON-INV-3: a new hand starts with no bids, no declarer and no contract."""
     props.expect(
         "MOON-BID-2",
         list(after.get("bids") or []) == [None] * N,
@@ -546,13 +572,6 @@ def the_deal(props: MoonProperties, step: Step) -> None:
     )
     if props.hands_dealt > 1:
         props.cover("MOON-INV-10")  # the game went on to another hand: no hand cap
-    props.dealt = hands
-    props.widow = move["widow"]
-    props.bids = [None] * N
-    props.declarer, props.bid, props.contract = None, 0, None
-    props.tricks = [0] * N
-    props.plays = 0
-    props.steer = None
 
 
 @checks("MOON-BID-2", "MOON-BID-4", "MOON-BID-5", "MOON-BID-6", "MOON-INV-3", "MOON-WIDOW-1", "MOON-INV-4")
@@ -569,38 +588,53 @@ def bidding_outcome(props: MoonProperties, step: Step) -> None:
     high = _high(props.bids)
     closed = value == SHOOT or acted == N
     if not closed:
-        props.expect(
-            "MOON-BID-2",
-            after.phase == "bid" and after.to_act == (seat + 1) % N,
-            "after a bid or pass below 21 the next seat clockwise bids (each seat once)",
-            {"phase": "bid", "to_act": (seat + 1) % N},
-            {"phase": after.phase, "to_act": after.to_act},
-        )
-        props.expect(
-            "MOON-INV-3",
-            list(after.get("bids") or []) == props.bids,
-            "`bids` records each action of the hand",
-            props.bids,
-            after.get("bids"),
-        )
-        return
-    if high == 0:
-        # MOON-BID-6: all three passed; only possible under redeal (forced_bid forbids the third pass)
-        props.expect(
-            "MOON-BID-6",
-            after.phase == "deal" and after.get("declarer") is None and after.scores == before.scores,
-            "when all three pass the hand is void: no declarer, no score, a fresh deal",
-            {"phase": "deal", "declarer": None, "scores": before.scores},
-            {"phase": after.phase, "declarer": after.get("declarer"), "scores": after.scores},
-        )
-        props.cover("MOON-INV-3")
-        return
+        _next_bidder(props, after, seat)
+    elif high == 0:
+        _void_hand(props, step)
+    else:
+        _declarer_named(props, after, value == SHOOT and acted < N, N - acted, high)
+
+
+def _next_bidder(props: MoonProperties, after: Snapshot, seat: int) -> None:
+    """MOON-BID-2: an open auction passes clockwise, each seat acting once."""
+    props.expect(
+        "MOON-BID-2",
+        after.phase == "bid" and after.to_act == (seat + 1) % N,
+        "after a bid or pass below 21 the next seat clockwise bids (each seat once)",
+        {"phase": "bid", "to_act": (seat + 1) % N},
+        {"phase": after.phase, "to_act": after.to_act},
+    )
+    props.expect(
+        "MOON-INV-3",
+        list(after.get("bids") or []) == props.bids,
+        "`bids` records each action of the hand",
+        props.bids,
+        after.get("bids"),
+    )
+
+
+def _void_hand(props: MoonProperties, step: Step) -> None:
+    """MOON-BID-6: all three passed; only possible under redeal (forced_bid forbids the third pass)."""
+    before, after = step.before, step.after
+    props.expect(
+        "MOON-BID-6",
+        after.phase == "deal" and after.get("declarer") is None and after.scores == before.scores,
+        "when all three pass the hand is void: no declarer, no score, a fresh deal",
+        {"phase": "deal", "declarer": None, "scores": before.scores},
+        {"phase": after.phase, "declarer": after.get("declarer"), "scores": after.scores},
+    )
+    props.cover("MOON-INV-3")
+
+
+def _declarer_named(props: MoonProperties, after: Snapshot, shot_early: bool, silent: int, high: int) -> None:
+    """MOON-BID-4/5: the auction closed (a 21 closes it at once, leaving ``silent`` seats out) on the
+    highest bidder, who takes the widow."""
     declarer = props.bids.index(high)
-    if value == SHOOT and acted < N:
+    if shot_early:
         props.expect(
             "MOON-BID-4",
             after.phase == "discard",
-            f"a bid of 21 ends the bidding at once: {N - acted} seat(s) never act",
+            f"a bid of 21 ends the bidding at once: {silent} seat(s) never act",
             "discard",
             after.phase,
         )
@@ -619,7 +653,11 @@ def bidding_outcome(props: MoonProperties, step: Step) -> None:
         after.get("bids"),
     )
     props.declarer, props.bid = declarer, high
-    # MOON-WIDOW-1: the declarer now holds the widow, 8 tiles; the others are unchanged
+    _widow_taken(props, after, declarer)
+
+
+def _widow_taken(props: MoonProperties, after: Snapshot, declarer: int) -> None:
+    """MOON-WIDOW-1: the declarer now holds the widow, 8 tiles; the others are unchanged."""
     want = [props.dealt[s] + (Counter([props.widow]) if s == declarer and props.widow else Counter()) for s in range(N)]
     got = [Counter(_hand(after, s)) for s in range(N)]
     props.expect(
@@ -680,68 +718,91 @@ def bidding_moves(props: MoonProperties, step: Step) -> None:
     props.expect("MOON-BID-2", not others, "during bidding the only moves are bid and pass", [], others[:3])
 
 
-@checks("MOON-WIDOW-1", "MOON-INV-4", "MOON-TRUMP-1")
+@checks("MOON-WIDOW-1", "MOON-INV-4", "MOON-TRUMP-1", "MOON-LEAD-1", "MOON-INV-6")
 def widow_and_trump(props: MoonProperties, step: Step) -> None:
     """The discard (one of the 8 tiles, any of them) and the trump choice."""
     before, after = step.before, step.after
     if after.phase == "discard":
-        d = props.declarer
-        hand = set(_hand(after, d)) if d is not None else set()
-        got = {m.get("tile") for m in after.moves if m.get("type") == "discard"}
-        props.expect(
-            "MOON-WIDOW-1",
-            got == hand and len(after.moves) == len(hand),
-            "the declarer discards exactly one of their 8 tiles, any of them (the widow included)",
-            *move_diff([{"type": "discard", "tile": t} for t in hand], after.moves),
-        )
+        _discard_offered(props, after)
     if step.kind == "discard" and before.phase == "discard":
-        d = before.to_act
-        t = step.move["tile"]
-        want = [Counter(_hand(before, s)) - (Counter([t]) if s == d else Counter()) for s in range(N)]
-        got = [Counter(_hand(after, s)) for s in range(N)]
-        props.expect(
-            "MOON-INV-4",
-            got == want and after.zone("discarded") == [t] and sum(want[d].values()) == HAND,
-            "after the exchange the declarer holds 7, the discard holds the one tile discarded, the others are unchanged",
-            {"hand": sorted(want[d].elements()), "discarded": [t]},
-            {"hand": sorted(got[d].elements()) if d is not None else None, "discarded": after.zone("discarded")},
-        )
-        props.expect(
-            "MOON-WIDOW-1",
-            after.phase == "trump" and after.to_act == d,
-            "after the discard the declarer names trumps",
-            {"phase": "trump", "to_act": d},
-            {"phase": after.phase, "to_act": after.to_act},
-        )
-        if t == props.widow:
-            props.cover("MOON-WIDOW-1")
+        _widow_exchange(props, step)
     if after.phase == "trump":
-        want_s = set(range(7)) | {"none"} | ({"doubles"} if props.doubles_ok else set())
-        got_s = [m.get("suit") for m in after.moves if m.get("type") == "trump"]
-        props.expect(
-            "MOON-TRUMP-1",
-            set(got_s) == want_s and len(after.moves) == len(want_s),
-            "the declarer names a number 0-6, no trump, or doubles (only if doubles_trump is on)",
-            sorted(want_s, key=str),
-            sorted(got_s, key=str),
-        )
+        _trumps_offered(props, after)
     if step.kind == "trump" and before.phase == "trump":
-        props.contract = step.move["suit"]
-        props.expect(
-            "MOON-TRUMP-1",
-            after.get("contract") == props.contract and after.phase == "play",
-            "the named contract holds for the hand's play",
-            {"contract": props.contract, "phase": "play"},
-            {"contract": after.get("contract"), "phase": after.phase},
-        )
-        props.expect(
-            "MOON-LEAD-1",
-            after.to_act == props.declarer and not after.zone("trick"),
-            "the declarer leads the first trick",
-            props.declarer,
-            after.to_act,
-        )
-        props.cover("MOON-INV-6")
+        _contract_named(props, step)
+
+
+def _discard_offered(props: MoonProperties, after: Snapshot) -> None:
+    """MOON-WIDOW-1: the declarer may discard any one of its 8 tiles."""
+    d = props.declarer
+    hand = set(_hand(after, d)) if d is not None else set()
+    got = {m.get("tile") for m in after.moves if m.get("type") == "discard"}
+    props.expect(
+        "MOON-WIDOW-1",
+        got == hand and len(after.moves) == len(hand),
+        "the declarer discards exactly one of their 8 tiles, any of them (the widow included)",
+        *move_diff([{"type": "discard", "tile": t} for t in hand], after.moves),
+    )
+
+
+def _widow_exchange(props: MoonProperties, step: Step) -> None:
+    """MOON-INV-4 / MOON-WIDOW-1: the discarded tile leaves the declarer's hand, who then names trumps."""
+    before, after = step.before, step.after
+    d = before.to_act
+    assert d is not None  # the discard phase has a declarer to act
+    t = step.move["tile"]
+    want = [Counter(_hand(before, s)) - (Counter([t]) if s == d else Counter()) for s in range(N)]
+    got = [Counter(_hand(after, s)) for s in range(N)]
+    props.expect(
+        "MOON-INV-4",
+        got == want and after.zone("discarded") == [t] and sum(want[d].values()) == HAND,
+        "after the exchange the declarer holds 7, the discard holds the one tile discarded, the others are unchanged",
+        {"hand": sorted(want[d].elements()), "discarded": [t]},
+        {"hand": sorted(got[d].elements()), "discarded": after.zone("discarded")},
+    )
+    props.expect(
+        "MOON-WIDOW-1",
+        after.phase == "trump" and after.to_act == d,
+        "after the discard the declarer names trumps",
+        {"phase": "trump", "to_act": d},
+        {"phase": after.phase, "to_act": after.to_act},
+    )
+    if t == props.widow:
+        props.cover("MOON-WIDOW-1")
+
+
+def _trumps_offered(props: MoonProperties, after: Snapshot) -> None:
+    """MOON-TRUMP-1: a number 0-6, no trump, or doubles where the options allow them."""
+    want_s = set(range(7)) | {"none"} | ({"doubles"} if props.doubles_ok else set())
+    got_s = [m.get("suit") for m in after.moves if m.get("type") == "trump"]
+    props.expect(
+        "MOON-TRUMP-1",
+        set(got_s) == want_s and len(after.moves) == len(want_s),
+        "the declarer names a number 0-6, no trump, or doubles (only if doubles_trump is on)",
+        sorted(want_s, key=str),
+        sorted(got_s, key=str),
+    )
+
+
+def _contract_named(props: MoonProperties, step: Step) -> None:
+    """MOON-TRUMP-1 / MOON-LEAD-1: the named contract holds, and the declarer leads."""
+    after = step.after
+    props.contract = step.move["suit"]
+    props.expect(
+        "MOON-TRUMP-1",
+        after.get("contract") == props.contract and after.phase == "play",
+        "the named contract holds for the hand's play",
+        {"contract": props.contract, "phase": "play"},
+        {"contract": after.get("contract"), "phase": after.phase},
+    )
+    props.expect(
+        "MOON-LEAD-1",
+        after.to_act == props.declarer and not after.zone("trick"),
+        "the declarer leads the first trick",
+        props.declarer,
+        after.to_act,
+    )
+    props.cover("MOON-INV-6")
 
 
 @checks("MOON-INV-5")
@@ -773,7 +834,7 @@ def each_play_follows(props: MoonProperties, step: Step) -> None:
     "MOON-TRUMP-3",
     "MOON-TRUMP-4",
     "MOON-INV-6",
-    "CONTRACT-TURN-1",
+    "MOON-TRUMP-1",
 )
 def who_plays_what(props: MoonProperties, step: Step) -> None:
     """During play: the seat to act, and exactly the tiles it may play."""
@@ -840,6 +901,9 @@ def who_plays_what(props: MoonProperties, step: Step) -> None:
     "MOON-INV-6",
     "MOON-INV-7",
     "CONTRACT-TURN-1",
+    "MOON-TRUMP-3",
+    "MOON-TRUMP-4",
+    "MOON-LEAD-3",
 )
 def trick_play(props: MoonProperties, step: Step) -> None:
     """A play: the tile leaves the hand; the trick grows clockwise or goes to its winner."""
@@ -848,7 +912,6 @@ def trick_play(props: MoonProperties, step: Step) -> None:
         return
     seat, t = before.to_act, step.move["tile"]
     assert seat is not None
-    contract = props.contract
     props.expect(
         "MOON-INV-1", t in _hand(before, seat), "a play is a tile from the player's own hand", "a held tile", t
     )
@@ -856,52 +919,13 @@ def trick_play(props: MoonProperties, step: Step) -> None:
     trick = [*before.zone("trick"), t]
     seats = [*list(before.get("trick_seats") or []), seat]
     if len(trick) < N:
-        props.expect(
-            "MOON-INV-6",
-            after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
-            "the tile joins the trick in play order",
-            {"trick": trick, "trick_seats": seats},
-            {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")},
-        )
-        props.expect(
-            "CONTRACT-TURN-1",
-            after.phase == "play" and after.to_act == (seat + 1) % N,
-            "play passes to the left",
-            (seat + 1) % N,
-            after.to_act,
-        )
+        _trick_grows(props, after, trick, seats)
         return
-    w = trick_winner(trick, contract)
+    w = trick_winner(trick, props.contract)
     winner = seats[w]
     last = props.plays == N * TRICKS
-    gains = {s: _gain(after, before, f"won/{s}") for s in range(N)}
     observable = not last or sum(len(after.zone(f"won/{s}")) for s in range(N)) == N * TRICKS
-    got = None
-    if observable:
-        takers = [s for s in range(N) if gains[s]]
-        got = takers[0] if len(takers) == 1 and gains[takers[0]] == Counter(trick) else None
-        if got is None:
-            props.expect(
-                "MOON-INV-6",
-                False,
-                "the completed trick goes whole onto one won stack",
-                {f"won/{winner}": sorted(trick)},
-                {f"won/{s}": sorted(g.elements()) for s, g in gains.items() if g},
-            )
-        trumps = [x for x in trick if is_trump(x, contract)]
-        if trumps:
-            if len(trumps) > 1:
-                props.cover("MOON-RANK-3" if contract == "doubles" else "MOON-RANK-2")
-        elif sum(1 for x in trick if follows(x, led_suit(trick[0], contract), contract)) > 1:
-            props.cover("MOON-RANK-1")
-        clause = "MOON-WIN-1" if got in (winner, None) else winner_clause(trick, contract, seats.index(got))
-        props.expect(
-            clause,
-            got in (winner, None),
-            f"under contract {contract!r} the trick {trick} is won by {trick[w]}: the highest trump, else the highest tile of the led suit",
-            {"winner": winner, "tile": trick[w]},
-            {"winner": got, "tile": trick[seats.index(got)] if got is not None else None},
-        )
+    got = _trick_taken(props, step, trick, seats, w) if observable else None
     props.tricks[got if got is not None else winner] += 1
     if not last:
         props.expect(
@@ -912,6 +936,63 @@ def trick_play(props: MoonProperties, step: Step) -> None:
             {"phase": after.phase, "to_act": after.to_act, "trick": after.zone("trick")},
         )
         return
+    _hand_played_out(props, after)
+
+
+def _trick_grows(props: MoonProperties, after: Snapshot, trick: list[str], seats: list[int]) -> None:
+    """MOON-INV-6 / CONTRACT-TURN-1: an unfinished trick keeps its tiles in order; the next seat plays."""
+    props.expect(
+        "MOON-INV-6",
+        after.zone("trick") == trick and list(after.get("trick_seats") or []) == seats,
+        "the tile joins the trick in play order",
+        {"trick": trick, "trick_seats": seats},
+        {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")},
+    )
+    props.expect(
+        "CONTRACT-TURN-1",
+        after.phase == "play" and after.to_act == (seats[-1] + 1) % N,
+        "play passes to the left",
+        (seats[-1] + 1) % N,
+        after.to_act,
+    )
+
+
+def _trick_taken(props: MoonProperties, step: Step, trick: list[str], seats: list[int], w: int) -> int | None:
+    """MOON-INV-6 / MOON-WIN-1 / MOON-RANK-1..3: the whole trick goes to the seat of its winning tile
+    (``trick[w]``). Answers the seat that took it, or None when no single won stack gained exactly the trick."""
+    before, after, contract = step.before, step.after, props.contract
+    winner = seats[w]
+    gains = {s: _gain(after, before, f"won/{s}") for s in range(N)}
+    takers = [s for s in range(N) if gains[s]]
+    got = takers[0] if len(takers) == 1 and gains[takers[0]] == Counter(trick) else None
+    if got is None:
+        props.expect(
+            "MOON-INV-6",
+            False,
+            "the completed trick goes whole onto one won stack",
+            {f"won/{winner}": sorted(trick)},
+            {f"won/{s}": sorted(g.elements()) for s, g in gains.items() if g},
+        )
+    trumps = [x for x in trick if is_trump(x, contract)]
+    if trumps:
+        if len(trumps) > 1:
+            props.cover("MOON-RANK-3" if contract == "doubles" else "MOON-RANK-2")
+    elif sum(1 for x in trick if follows(x, led_suit(trick[0], contract), contract)) > 1:
+        props.cover("MOON-RANK-1")
+    clause = "MOON-WIN-1" if got in (winner, None) else winner_clause(trick, contract, seats.index(got))
+    props.expect(
+        clause,
+        got in (winner, None),
+        f"under contract {contract!r} the trick {trick} is won by {trick[w]}: "
+        "the highest trump, else the highest tile of the led suit",
+        {"winner": winner, "tile": trick[w]},
+        {"winner": got, "tile": trick[seats.index(got)] if got is not None else None},
+    )
+    return got
+
+
+def _hand_played_out(props: MoonProperties, after: Snapshot) -> None:
+    """MOON-WIN-2 / MOON-INV-7: after 7 tricks of 3 tiles the hand is over and every hand is empty."""
     props.expect(
         "MOON-WIN-2",
         after.phase in ("deal", "over"),
@@ -949,35 +1030,49 @@ def hand_end(props: MoonProperties, step: Step) -> None:
     d, b = props.declarer, props.bid
     if d is None:
         return
-    old, new = before.scores, after.scores
     k = props.tricks[d]
     made = k >= b if b != SHOOT else k == TRICKS
     if b == SHOOT and made and props.shoot == "wins_game":
-        props.situation("MOON-SCORE-2", "made")
-        props.expect(
-            "MOON-SCORE-2",
-            after.phase == "over" and (after.get("result") or {}).get("winners") == [d] and new == old,
-            "a made 21 (all 7 tricks) wins the game at once for the declarer; the scores stay as they were",
-            {"phase": "over", "winners": [d], "scores": old},
-            {"phase": after.phase, "result": after.get("result"), "scores": new},
-        )
+        _moon_shot(props, step, d)
         return
+    _hand_scored(props, step, d, made)
+    _end_rule(props, after)
+
+
+def _moon_shot(props: MoonProperties, step: Step, d: int) -> None:
+    """MOON-SCORE-2 (shoot=wins_game): a made 21 ends the game for the declarer, scores untouched."""
+    after, old, new = step.after, step.before.scores, step.after.scores
+    props.situation("MOON-SCORE-2", "made")
+    props.expect(
+        "MOON-SCORE-2",
+        after.phase == "over" and (after.get("result") or {}).get("winners") == [d] and new == old,
+        "a made 21 (all 7 tricks) wins the game at once for the declarer; the scores stay as they were",
+        {"phase": "over", "winners": [d], "scores": old},
+        {"phase": after.phase, "result": after.get("result"), "scores": new},
+    )
+
+
+def _score_situation(b: int, k: int, made: bool) -> str:
+    """The reading of MOON-SCORE-1/2 a hand tells apart: a 21 made or failed; a lower bid failed,
+    made exactly or made with overtricks."""
+    if b == SHOOT:
+        return "made" if made else "failed"
+    if not made:
+        return "failed"
+    return "made-exactly" if k == b else "overtricks"
+
+
+def _hand_scored(props: MoonProperties, step: Step, d: int, made: bool) -> None:
+    """MOON-SCORE-1..3 / MOON-INV-8: the declarer scores or loses the bid, each opponent its tricks."""
+    old, new = step.before.scores, step.after.scores
+    b, k = props.bid, props.tricks[d]
     want = list(old)
     want[d] += (SHOOT if made else -SHOOT) if b == SHOOT else (b if made else -b)
     for s in range(N):
         if s != d:
             want[s] += props.tricks[s]
     dclause = "MOON-SCORE-2" if b == SHOOT else "MOON-SCORE-1"
-    props.situation(
-        dclause,
-        ("made" if made else "failed")
-        if b == SHOOT
-        else "failed"
-        if not made
-        else "made-exactly"
-        if k == b
-        else "overtricks",
-    )
+    props.situation(dclause, _score_situation(b, k, made))
     props.expect(
         dclause,
         new[d] == want[d],
@@ -997,7 +1092,11 @@ def hand_end(props: MoonProperties, step: Step) -> None:
     props.expect(
         "MOON-INV-8", all(new[s] >= old[s] for s in range(N) if s != d), "non-declarers' totals never go down", old, new
     )
-    # the end rule, stated on the engine's own new totals
+
+
+def _end_rule(props: MoonProperties, after: Snapshot) -> None:
+    """MOON-END-1/2 / MOON-INV-9/10, stated on the engine's own new totals."""
+    new = after.scores
     top = max(new)
     leaders = [s for s in range(N) if new[s] == top]
     ends = top >= props.target and len(leaders) == 1
@@ -1036,7 +1135,8 @@ def hand_end(props: MoonProperties, step: Step) -> None:
     props.expect(
         "MOON-INV-9",
         not props.reached or top >= props.target,
-        f"once the top total has reached {props.target} it never falls below it again (only the declarer loses, and a tie at the top leaves a non-declarer there)",
+        f"once the top total has reached {props.target} it never falls below it again "
+        "(only the declarer loses, and a tie at the top leaves a non-declarer there)",
         f">= {props.target}",
         new,
     )

@@ -8,17 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ruleproof.engine import load_factory
+from ruleproof.games import SPECS
 from ruleproof.reference.base import ReferenceEngine, Rules
 
-from ruleproof.engine import load_factory
-
-# game -> "module:class"; each module is the game's reference rules.
-RULES = {
-    "black-maria": "ruleproof.reference.black_maria:BlackMaria",
-    "idiot": "ruleproof.reference.idiot:Idiot",
-    "fool": "ruleproof.reference.fool:Fool",
-    "moon": "ruleproof.reference.moon:Moon",
-}
+# game -> "module:class" (ruleproof.games); each module is the game's reference rules.
+RULES = {s.name: s.rules for s in SPECS}
 
 
 def rules_for(game: str) -> Rules[Any]:

@@ -2,9 +2,12 @@
 
 The harness lives here; ``ruleproof.reference`` holds the reference engines,
 ``ruleproof.properties`` the rules stated as Hypothesis state machines and
-``ruleproof.fixtures`` the scripted scenarios.
+``ruleproof.fixtures`` the scripted scenarios.  ``ruleproof.games`` lists the
+games and where each one's pieces live.
 """
+
+from ruleproof.games import SPECS
 
 __version__ = "0.1.0"
 PROTOCOL_VERSION = 1
-GAMES = ("black-maria", "idiot", "fool", "moon")
+GAMES = tuple(s.name for s in SPECS)

@@ -9,6 +9,7 @@ Shape (README, "The certificate")::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -21,7 +22,7 @@ from typing import Any
 import hypothesis
 from attrs import frozen
 
-from ruleproof.runner import Failure, GameReport
+from ruleproof.report import Failure, GameReport
 
 
 @frozen
@@ -151,16 +152,14 @@ def write_atomic(path: Path, text: str) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):  # the write failed already: that error is the one to raise
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
 def write_traces(reports: Iterable[GameReport], folder: Path, engine: dict[str, Any]) -> list[tuple[str, str]]:
     """Save each failure as a replayable trace file; returns (game:clause, path) pairs."""
-    saved = []
+    saved: list[tuple[str, str]] = []
     for r in reports:
         for f in r.failures:
             folder.mkdir(parents=True, exist_ok=True)

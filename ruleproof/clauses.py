@@ -47,13 +47,18 @@ def parse(markdown: str) -> dict[str, str]:
 
 
 @cache
+def document(name: str) -> dict[str, str]:
+    """The clauses of one rules document (``black-maria.md``), in the document's order."""
+    return parse(rules_dir().joinpath(name).read_text(encoding="utf-8"))
+
+
+@cache
 def all_clauses() -> dict[str, str]:
     """Every clause of every rules document (games and the contract)."""
     texts: dict[str, str] = {}
-    folder = rules_dir()
-    for doc in sorted(folder.iterdir(), key=lambda p: p.name):
+    for doc in sorted(rules_dir().iterdir(), key=lambda p: p.name):
         if doc.name.endswith(".md"):
-            texts.update(parse(doc.read_text(encoding="utf-8")))
+            texts.update(document(doc.name))
     return texts
 
 

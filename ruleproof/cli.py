@@ -14,18 +14,19 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from attrs import frozen
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ruleproof import GAMES, __version__
 from ruleproof import diff as diff_command
-from ruleproof.engine import AdapterBroken, EngineError, EngineLoadError
+from ruleproof.engine import AdapterBroken, EngineError, EngineLoadError, JSONObject
 from ruleproof.options import (
     DEFAULT_TIMEOUT,
     DEFAULT_TRACES,
@@ -35,6 +36,13 @@ from ruleproof.options import (
     parse_command,
     parse_seconds,
 )
+
+if TYPE_CHECKING:  # imported where used, so that ``ruleproof --help`` stays quick
+    from ruleproof.certificate import Certificate
+    from ruleproof.checked import CheckedEngine
+    from ruleproof.findings import Trace
+    from ruleproof.replay import ReplayOutcome
+    from ruleproof.report import GameReport
 
 STATUS_STYLE = {
     "pass": "green",
@@ -59,7 +67,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> Parser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)  # a Parser like every subcommand's, whose parents must share its class
     common.add_argument("--debug", action="store_true", help="show the traceback of an error")
     parser = Parser(prog="ruleproof", description="Property-based rules conformance for game engines.")
     parser.add_argument("--version", action="version", version=f"ruleproof {__version__}")
@@ -231,10 +239,19 @@ def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
             reports = _run(checked, games, opts, stopper, err)
         finally:
             checked.close()
-    return _finish(opts, hello, games, reports, stopper, out, err)
+    return _finish(opts, Certified(hello, games, reports), stopper, out, err)
 
 
-def _games_to_certify(opts: Options, hello: dict[str, Any], available: list[str]) -> list[str]:
+@frozen
+class Certified:
+    """What a certify run produced: the engine's ``hello``, the games asked for, a report per game run."""
+
+    hello: JSONObject
+    games: list[str]
+    reports: list[GameReport]
+
+
+def _games_to_certify(opts: Options, hello: JSONObject, available: list[str]) -> list[str]:
     declared = list(hello["games"])
     if not declared:
         raise UsageError("the engine declares no game (hello.games is empty): nothing to certify")
@@ -251,7 +268,9 @@ def _games_to_certify(opts: Options, hello: dict[str, Any], available: list[str]
     return games
 
 
-def _run(checked: Any, games: Sequence[str], opts: Options, stopper: Stopper, err: Console) -> list[Any]:
+def _run(
+    checked: CheckedEngine, games: Sequence[str], opts: Options, stopper: Stopper, err: Console
+) -> list[GameReport]:
     from ruleproof.runner import PROFILES, certify_game
 
     reports = []
@@ -267,7 +286,7 @@ def _run(checked: Any, games: Sequence[str], opts: Options, stopper: Stopper, er
                 break
             task = progress.add_task("starting", game=game)
 
-            def show(g: str, message: str, task: Any = task) -> None:
+            def show(g: str, message: str, task: TaskID = task) -> None:
                 progress.update(task, description=escape(message))
 
             report = certify_game(
@@ -295,18 +314,11 @@ def _run(checked: Any, games: Sequence[str], opts: Options, stopper: Stopper, er
     return reports
 
 
-def _finish(
-    opts: Options,
-    hello: dict[str, Any],
-    games: list[str],
-    reports: list[Any],
-    stopper: Stopper,
-    out: Console,
-    err: Console,
-) -> int:
+def _finish(opts: Options, run: Certified, stopper: Stopper, out: Console, err: Console) -> int:
     from ruleproof.certificate import Certificate, junit_xml, write_atomic, write_traces
     from ruleproof.expect import baseline_warnings, print_differences
 
+    hello, games, reports = run.hello, run.games, run.reports
     interrupted = stopper.reason if stopper.event.is_set() else None
     baseline = opts.inputs.baseline if opts.inputs else None
     warnings = baseline_warnings([r.game for r in reports], baseline, hello["engine"]) if baseline else []
@@ -346,34 +358,11 @@ def _finish(
     return cert.exit_status
 
 
-def _print_report(out: Console, cert: Any) -> None:
-    from ruleproof.certificate import game_verdict
-    from ruleproof.expect import expectation_notes
+def _print_report(out: Console, cert: Certificate) -> None:
     from ruleproof.render import render_failure
 
     for r in cert.reports:
-        verdict = game_verdict(r)
-        table = Table(title=f"{r.game}: {verdict}", title_style=STATUS_STYLE.get(verdict, ""), show_lines=False)
-        table.add_column("clause")
-        table.add_column("verdict")
-        table.add_column("checks", justify="right")
-        table.add_column("note", overflow="fold")
-        notes = {}
-        for f in r.failures:
-            notes.setdefault(f.finding.clause, f.finding.message)
-        notes.update(expectation_notes(r))
-        for clause in r.clauses:  # a partial clause says which of its situations no run reached
-            if r.missing(clause) and clause not in notes:
-                notes[clause] = f"not reached: {', '.join(r.missing(clause))}"
-        for clause, status in r.clauses.items():
-            style = STATUS_STYLE.get(status, "")
-            table.add_row(
-                escape(clause),
-                f"[{style}]{status}[/]" if style else status,
-                str(r.hits.get(clause, 0)),
-                escape(notes.get(clause, "")),
-            )
-        out.print(table)
+        out.print(_clause_table(r))
         if r.broken is not None and r.broken.kind == "interrupted":  # the run was stopping: not the engine's fault
             out.print(f"[yellow]stopped[/] ({r.game}): {escape(r.broken.message)}")
         elif r.broken is not None:
@@ -396,6 +385,35 @@ def _print_report(out: Console, cert: Any) -> None:
     out.print(f"[{STATUS_STYLE.get(cert.verdict, '')}]{cert.verdict.upper()}[/]: {summary or 'no clause'}")
 
 
+def _clause_table(r: GameReport) -> Table:
+    """One game's verdicts, a row per clause, with the first failure's message or why it stands as it does."""
+    from ruleproof.certificate import game_verdict
+    from ruleproof.expect import expectation_notes
+
+    verdict = game_verdict(r)
+    table = Table(title=f"{r.game}: {verdict}", title_style=STATUS_STYLE.get(verdict, ""), show_lines=False)
+    table.add_column("clause")
+    table.add_column("verdict")
+    table.add_column("checks", justify="right")
+    table.add_column("note", overflow="fold")
+    notes: dict[str, str] = {}
+    for f in r.failures:
+        notes.setdefault(f.finding.clause, f.finding.message)
+    notes.update(expectation_notes(r))
+    for clause in r.clauses:  # a partial clause says which of its situations no run reached
+        if r.missing(clause) and clause not in notes:
+            notes[clause] = f"not reached: {', '.join(r.missing(clause))}"
+    for clause, status in r.clauses.items():
+        style = STATUS_STYLE.get(status, "")
+        table.add_row(
+            escape(clause),
+            f"[{style}]{status}[/]" if style else status,
+            str(r.hits.get(clause, 0)),
+            escape(notes.get(clause, "")),
+        )
+    return table
+
+
 def _print_broken(out: Console, where: str, broken: AdapterBroken) -> None:
     out.print(f"[bold magenta]ADAPTER BROKEN[/] ({where}, {broken.kind}): {escape(broken.message)}")
     if broken.sent is not None:
@@ -412,7 +430,7 @@ def _print_broken(out: Console, where: str, broken: AdapterBroken) -> None:
 
 
 def read_json_file(path: str, what: str) -> Any:
-    """The JSON in ``path``; a missing, unreadable, non-UTF-8, non-JSON or too deeply nested file is a ``UsageError``."""
+    """The JSON in ``path``; a missing, unreadable, non-UTF-8, non-JSON or too deeply nested file: ``UsageError``."""
     p = Path(path)
     if p.is_dir():
         raise UsageError(f"{what} {path}: is a directory; give a file")
@@ -434,7 +452,7 @@ def read_json_file(path: str, what: str) -> Any:
         raise UsageError(f"{what} {path}: JSON nested too deeply") from None
 
 
-def load_trace(path: str) -> Any:
+def load_trace(path: str) -> Trace:
     """A replayable trace of a game the kit knows, or a ``UsageError`` naming the file and field."""
     from ruleproof.findings import Trace, TraceError
     from ruleproof.properties import available_games
@@ -450,9 +468,8 @@ def load_trace(path: str) -> Any:
         )
     for i, event in enumerate(trace.events):
         if event.kind == "new_game" and event.value.get("game") != trace.game:
-            raise UsageError(
-                f"trace {path}: steps[{i}].new_game.game is {event.value.get('game')!r}, but the trace is of {trace.game!r}"
-            )
+            game = event.value.get("game")
+            raise UsageError(f"trace {path}: steps[{i}].new_game.game is {game!r}, but the trace is of {trace.game!r}")
     return trace
 
 
@@ -460,7 +477,7 @@ def cmd_replay(args: argparse.Namespace, out: Console, err: Console) -> int:
     from ruleproof.checked import CheckedEngine
     from ruleproof.options import open_engine
     from ruleproof.properties import properties_for
-    from ruleproof.runner import replay
+    from ruleproof.replay import replay
 
     trace = load_trace(args.trace)
     timeout = DEFAULT_TIMEOUT if args.timeout is None else parse_seconds(args.timeout, "--timeout")
@@ -481,7 +498,7 @@ def cmd_replay(args: argparse.Namespace, out: Console, err: Console) -> int:
     return _print_replay(out, err, trace, outcome)
 
 
-def _print_replay(out: Console, err: Console, trace: Any, outcome: Any) -> int:
+def _print_replay(out: Console, err: Console, trace: Trace, outcome: ReplayOutcome) -> int:
     want = trace.finding.clause if trace.finding else None
     steps = len(trace.events)
     if outcome.findings:
@@ -575,7 +592,7 @@ def _fixture_from_trace(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
-COMMANDS = {
+COMMANDS: dict[str, Callable[[argparse.Namespace, Console, Console], int]] = {
     "certify": cmd_certify,
     "replay": cmd_replay,
     "serve": cmd_serve,

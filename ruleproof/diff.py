@@ -21,7 +21,7 @@ import json
 import shlex
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from attrs import define, field, frozen
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
@@ -45,8 +45,11 @@ from ruleproof.lockstep import (
 )
 from ruleproof.minimize import Minimized, minimize
 from ruleproof.properties import properties_for
+from ruleproof.properties.base import GameProperties
 from ruleproof.properties.machine import draw_step  # one draw per step, read as the exploration reads it
-from ruleproof.properties.machinery import GameProperties, Snapshot, move_key
+from ruleproof.properties.snapshot import Snapshot, move_key
+
+P = TypeVar("P", bound=argparse.ArgumentParser)  # the CLI's parser class
 
 
 @frozen
@@ -271,11 +274,14 @@ class Exploration:
 
 def next_move(props: GameProperties, snap: Snapshot, pick: int, data: st.DataObject) -> Move | None:
     """The properties' deal in phase deal, else their choice among A's legal moves; None when there is none."""
+    move: Move | None  # None also when the properties crashed on this state (``guarded`` reports it)
     if snap.phase == "deal":
-        return props.guarded("deal", props.deal, snap, data)
-    if snap.phase == "over" or not snap.moves:
-        return None
-    return props.guarded("choose", props.choose, snap, pick, data)
+        move = props.guarded("deal", props.deal, snap, data)
+    elif snap.phase == "over" or not snap.moves:
+        move = None
+    else:
+        move = props.guarded("choose", props.choose, snap, pick, data)
+    return move
 
 
 # -- reporting ----------------------------------------------------------------------------------
@@ -405,7 +411,7 @@ def side_clauses(side: Side, traces: Sequence[Trace]) -> tuple[str, ...]:
 # -- the command --------------------------------------------------------------------------------
 
 
-def add_parser(subparsers: Any, parents: Sequence[argparse.ArgumentParser] = ()) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction[P], parents: Sequence[P] = ()) -> P:
     """Register ``ruleproof diff`` (``parents``: the options every command shares, e.g. ``--debug``)."""
     d = subparsers.add_parser(
         "diff",
@@ -573,7 +579,7 @@ class DiffResult:
         }
 
 
-def diff(
+def diff(  # noqa: PLR0913 - keyword options of the public API, passed by name by the command and tests
     a: WitnessedEngine,
     b: WitnessedEngine,
     game: str,
@@ -599,8 +605,9 @@ def diff(
             broken.message = f"side {name}: {broken.message}"
             raise
         if game not in hello["games"]:
+            declares = ", ".join(hello["games"]) or "nothing"
             raise DiffUsage(
-                f"--game {game}: side {name} ({hello['engine']['name']}) does not declare it (it declares {', '.join(hello['games']) or 'nothing'})"
+                f"--game {game}: side {name} ({hello['engine']['name']}) does not declare it (it declares {declares})"
             )
         hellos[name] = hello
     dec_a, dec_b = hellos["A"]["games"][game], hellos["B"]["games"][game]
@@ -719,12 +726,12 @@ def print_result(out: Any, result: DiffResult, saved: Sequence[tuple[Path, Path 
     if not result.divergences:
         out.print(f"[green]SAME[/] {result.game}: no divergence under the {result.profile} profile ({stats})")
         return
-    out.print(
-        f"[bold red]DIVERGED[/] {result.game}: {len(result.divergences)} distinct field(s) differ ({result.profile}; {stats})"
-    )
+    n = len(result.divergences)
+    out.print(f"[bold red]DIVERGED[/] {result.game}: {n} distinct field(s) differ ({result.profile}; {stats})")
     for d, (path, path_b) in zip(result.divergences, saved, strict=True):
         out.print(
-            f"\n[bold]{d.difference.field}[/] differs at step {d.step} of {d.step} (minimized from {d.original} in {d.replays} replays)"
+            f"\n[bold]{d.difference.field}[/] differs at step {d.step} of {d.step}"
+            f" (minimized from {d.original} in {d.replays} replays)"
         )
         out.print(f"  A: {_short(d.difference.a)}")
         out.print(f"  B: {_short(d.difference.b)}")
@@ -734,7 +741,8 @@ def print_result(out: Any, result: DiffResult, saved: Sequence[tuple[Path, Path 
             out.print(f"  clauses broken: A: {', '.join(d.clauses_a) or 'none'}; B: {', '.join(d.clauses_b) or 'none'}")
         else:
             out.print(
-                "  neither side breaks a clause on this trace: both behaviours are within the rules (an option, or a reading the contract leaves open)"
+                "  neither side breaks a clause on this trace: both behaviours are within the rules"
+                " (an option, or a reading the contract leaves open)"
             )
         first = max(0, d.step - 8)
         for i, event in enumerate(d.trace.events[first:], first + 1):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, TypeAlias, runtime_checkable
 
 JSON = Any
 JSONObject = dict[str, Any]
@@ -138,7 +138,8 @@ def load_factory(spec: str) -> EngineFactory:
             raise EngineLoadError(f"{spec}: looking up {part!r} raised {_describe(err)}") from err
     if not callable(factory):
         raise EngineLoadError(f"{spec}: {attr} is a {type(factory).__name__}, not a class or function")
-    return factory  # type: ignore[no-any-return]
+    found: EngineFactory = factory  # callable, as far as can be told before calling it: make_engine checks the rest
+    return found
 
 
 def _import(spec: str, module_name: str) -> Any:
@@ -188,18 +189,38 @@ def _short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else f"{text[:limit]}..."
 
 
+BrokenKind: TypeAlias = Literal[
+    # the transport: the wire is out of step (protocol.md §7, ``exited`` to ``bad_response``)
+    "exited",
+    "timeout",
+    "not_json",
+    "wrong_id",
+    "extra_output",
+    "too_long",
+    "bad_response",
+    # the contract's structure and first exchange
+    "schema",
+    "stale_state",
+    "smoke",
+    "hello",
+    "crash",
+    # not the engine's fault: the run was being stopped
+    "interrupted",
+]
+"""Why an engine cannot be driven: ``AdapterBroken.kind``, as the certificate and reports print it."""
+
+
 class AdapterBroken(Exception):
     """The engine or its adapter broke the contract itself (not a game rule).
 
-    ``kind`` classifies it (``schema``, ``crash``, ``timeout``, ``exited``,
-    ``not_json``, ``wrong_id``, ``extra_output``, ``too_long``, ``stale_state``,
-    ``hello``, ``smoke``); ``sent`` and ``received`` show the exchange and
-    ``stderr`` the tail of the engine's log, where there is one.
+    ``kind`` classifies it (a ``BrokenKind``, protocol.md §7); ``sent`` and
+    ``received`` show the exchange and ``stderr`` the tail of the engine's log,
+    where there is one.
     """
 
     def __init__(
         self,
-        kind: str,
+        kind: BrokenKind,
         message: str,
         *,
         sent: JSON = None,

@@ -72,7 +72,7 @@ class Expectations:
 def known_clauses(games: Iterable[str]) -> dict[str, list[str]]:
     """Every clause ID a game's verdicts can carry (its table and the contract's clauses)."""
     from ruleproof.properties import properties_for
-    from ruleproof.properties.machinery import CONTRACT_CLAUSES
+    from ruleproof.properties.contract import CONTRACT_CLAUSES
 
     return {g: list(dict.fromkeys([*properties_for(g).all_clauses(), *CONTRACT_CLAUSES])) for g in games}
 
@@ -136,7 +136,7 @@ def apply_expectations(report: GameReport, expectations: Expectations) -> None:
     """Turn the listed clauses' fail into xfail and pass into xpass; untested and skipped stay."""
     reasons = expectations.reasons(report.game)
     report.expected = reasons
-    for clause, reason in reasons.items():
+    for clause in reasons:
         status = report.clauses.get(clause)
         if status == "fail":
             report.clauses[clause] = "xfail"
@@ -228,9 +228,8 @@ def baseline_warnings(games: Sequence[str], baseline: Baseline, engine: Any) -> 
             f"the baseline {baseline.path} certifies engine {before_name!r}, this run {now_name!r}: comparing anyway"
         )
     if sorted(baseline.games) != sorted(games):
-        warnings.append(
-            f"the baseline {baseline.path} has games {', '.join(sorted(baseline.games)) or 'none'}, this run {', '.join(sorted(games))}"
-        )
+        had, now = ", ".join(sorted(baseline.games)) or "none", ", ".join(sorted(games))
+        warnings.append(f"the baseline {baseline.path} has games {had}, this run {now}")
     return warnings
 
 
@@ -252,7 +251,7 @@ class RunInputs:
 
 
 def load_inputs(expect: str | None, baseline: str | None, fixture_dirs: Sequence[str] | None) -> RunInputs:
-    """``--expect``, ``--baseline``, ``--fixtures``: raises ``ExpectError``/``FixtureError`` (both ValueError) on a bad file."""
+    """``--expect``, ``--baseline``, ``--fixtures``; a bad file: ``ExpectError`` or ``FixtureError`` (ValueErrors)."""
     from ruleproof.properties import available_games
     from ruleproof.scenarios import load_dirs
 

@@ -89,6 +89,11 @@ def others(data: Mapping[str, Any], drawn: set[str]) -> tuple[tuple[str, str], .
     return tuple((str(k), compact(v)) for k, v in data.items() if k not in drawn)
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    """An object from a certificate, or {} for anything else (an older or hand-written certificate)."""
+    return value if isinstance(value, dict) else {}
+
+
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else compact(value)
 
@@ -122,7 +127,7 @@ def failure_view(game: str, index: int, data: Mapping[str, Any], entry: Mapping[
 
 
 def _entries(data: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    clauses = data.get("clauses") if isinstance(data.get("clauses"), dict) else {}
+    clauses = _dict(data.get("clauses"))
     return {str(c): e if isinstance(e, dict) else {"status": e} for c, e in clauses.items()}
 
 
@@ -135,7 +140,7 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
         first.setdefault(f.clause, f)
     rows = []
     for clause, entry in entries.items():
-        f = first.get(clause)
+        shown = first.get(clause)
         hits = entry.get("hits")
         listed = _str(entry["expected"]) if entry.get("expected") is not None else None
         rows.append(
@@ -144,15 +149,15 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
                 _str(entry.get("status", "?")),
                 hits if isinstance(hits, int) else None,
                 clause_text(clause) or "",
-                f.message if f else "",
+                shown.message if shown else "",
                 listed,
-                f.anchor if f else None,
+                shown.anchor if shown else None,
             )
         )
     seen = [r.status for r in rows]
     statuses = [*STATUS_ORDER, *sorted(set(seen) - set(STATUS_ORDER))]
     broken = data.get("broken")
-    fixtures = data.get("fixtures") if isinstance(data.get("fixtures"), dict) else {}
+    fixtures = _dict(data.get("fixtures"))
     return GameView(
         game=game,
         verdict=_str(data.get("verdict", "?")),
@@ -190,8 +195,8 @@ def environment() -> Environment:
 def render_html(certificate: Mapping[str, Any]) -> str:
     """The whole page for a certificate (``Certificate.to_json()``)."""
     style, script = _asset("report.css"), _asset("report.js")
-    games = certificate.get("games") if isinstance(certificate.get("games"), dict) else {}
-    engine = certificate.get("engine") if isinstance(certificate.get("engine"), dict) else {}
+    games = _dict(certificate.get("games"))
+    engine = _dict(certificate.get("engine"))
     return (
         environment()
         .get_template("report.html.j2")

@@ -25,7 +25,8 @@ from ruleproof import schema
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import Engine, EngineError, JSONObject, Move, State, Unsupported
 from ruleproof.findings import Event, Setup, Trace
-from ruleproof.properties.machinery import GameProperties, Snapshot, canonical, move_key
+from ruleproof.properties.base import GameProperties
+from ruleproof.properties.snapshot import Snapshot, canonical, move_key
 from ruleproof.session import Ledger, Session
 
 # after a divergence the game goes on this many steps, so clauses broken a little later
@@ -106,7 +107,7 @@ def move_differences(a: Snapshot, b: Snapshot) -> list[Difference]:
 
 
 class WitnessedEngine(CheckedEngine):
-    """A checked engine that remembers how it answered the last ``new_game`` or ``apply``: accepted, or the error kind."""
+    """A checked engine remembering its answer to the last ``new_game`` or ``apply``: accepted, or the error kind."""
 
     def __init__(self, engine: Engine) -> None:
         super().__init__(engine)
@@ -160,7 +161,7 @@ class Side:
 
 
 class TraceDiverged(Exception):
-    """Replaying a recorded trace, side A no longer lists a recorded move (a minimizer candidate that does not apply)."""
+    """Replaying a recorded trace, side A no longer lists a recorded move (a minimizer's candidate that fails)."""
 
 
 @define

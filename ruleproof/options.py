@@ -62,7 +62,7 @@ class Options:
     inputs: RunInputs | None = None  # the expectations, baseline and user fixtures, loaded and checked
 
     @classmethod
-    def build(
+    def build(  # noqa: PLR0913 - one keyword per flag of certify and of the pytest plugin, passed by name
         cls,
         *,
         engine: str | None = None,

@@ -93,7 +93,8 @@ def _replayed(reference: Any, event: Event, index: int) -> JSONObject:
         reference.apply(event.value)
     except EngineError as err:
         raise PinError(
-            f"steps[{index}]: the reference refuses {json.dumps(event.value)} ({err.message}); an earlier step already broke a rule"
+            f"steps[{index}]: the reference refuses {json.dumps(event.value)} ({err.message});"
+            " an earlier step already broke a rule"
         ) from None
     return {"apply": event.value}
 

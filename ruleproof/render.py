@@ -45,8 +45,8 @@ class Step:
 
 def steps_of(failure: Mapping[str, Any]) -> list[Step]:
     """The failure's trace as numbered steps, joined with the recorded states (may be empty)."""
-    trace = failure.get("trace") if isinstance(failure.get("trace"), list) else []
-    states = failure.get("states") if isinstance(failure.get("states"), list) else []
+    trace = _list(failure.get("trace"))
+    states = _list(failure.get("states"))
     out = []
     for i, event in enumerate(trace):
         kind, value = _event(event)
@@ -66,6 +66,11 @@ def steps_of(failure: Mapping[str, Any]) -> list[Step]:
             )
         )
     return out
+
+
+def _list(value: Any) -> list[Any]:
+    """A list from a certificate, or [] for anything else (an older or hand-written certificate)."""
+    return value if isinstance(value, list) else []
 
 
 def _event(event: Any) -> tuple[str, Any]:

@@ -12,9 +12,11 @@ from __future__ import annotations
 from attrs import frozen
 
 from ruleproof.checked import CheckedEngine
-from ruleproof.engine import State, Unsupported
+from ruleproof.engine import JSONObject, Move, State, Unsupported
 from ruleproof.findings import Event, Finding, Setup, Trace
-from ruleproof.properties.machinery import CONTRACT_DETERMINISM, GameProperties, move_key
+from ruleproof.properties.base import GameProperties
+from ruleproof.properties.contract import CONTRACT_DETERMINISM
+from ruleproof.properties.snapshot import Snapshot, move_key
 from ruleproof.session import Ledger, Session
 
 
@@ -69,20 +71,28 @@ def replay(
 def _step(session: Session, event: Event) -> str:
     """Replay one event; a reason when the engine went another way (divergence), else ''."""
     if event.kind == "new_game":
-        try:
-            session.start(Setup.from_json(event.value))
-        except Unsupported as err:
-            return f"the engine does not take this setup any more: {err.message}"
-        return ""
+        return _start(session, event.value)
     if session.snap is None:
         return "no game is running"
     if event.kind == "reject":
         session.reject(event.value, event.clause or "CONTRACT-REJECT-1")
         return ""
-    deal = event.value.get("type") == "deal"
-    if not deal and move_key(event.value) not in session.snap.move_keys:
+    return _apply(session, session.snap, event.value)
+
+
+def _start(session: Session, setup: JSONObject) -> str:
+    try:
+        session.start(Setup.from_json(setup))
+    except Unsupported as err:
+        return f"the engine does not take this setup any more: {err.message}"
+    return ""
+
+
+def _apply(session: Session, snap: Snapshot, move: Move) -> str:
+    deal = move.get("type") == "deal"
+    if not deal and move_key(move) not in snap.move_keys:
         return "the engine does not list this recorded move here"
-    if not session.apply(event.value, listed=not deal):
+    if not session.apply(move, listed=not deal):
         # a listed move refused is CONTRACT-MOVES-2 (recorded by the session); the game cannot follow the trace
         return "the engine refused this recorded move"
     return ""

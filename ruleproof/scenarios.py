@@ -22,7 +22,9 @@ from ruleproof import schema
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import JSONObject, Unsupported
 from ruleproof.findings import Finding, Setup, Violation
-from ruleproof.properties.machinery import GameProperties, move_key
+from ruleproof.games import BY_NAME
+from ruleproof.properties.base import GameProperties
+from ruleproof.properties.snapshot import move_key
 from ruleproof.session import Ledger, Session, Sink
 
 
@@ -70,7 +72,9 @@ def load_file(path: str | Path) -> Fixture:
 
 def bundled(game: str) -> list[Fixture]:
     """The fixtures shipped with the kit for ``game``, in file-name order."""
-    folder = resources.files("ruleproof.fixtures").joinpath(game)
+    if game not in BY_NAME:
+        return []
+    folder = resources.files("ruleproof.fixtures").joinpath(BY_NAME[game].fixtures)
     if not folder.is_dir():
         return []
     out = []

@@ -15,6 +15,9 @@ from typing import Any
 
 import jsonschema_rs
 
+from ruleproof import GAMES
+from ruleproof.games import BY_NAME
+
 
 class SchemaError(ValueError):
     """A value does not match its schema; ``path`` names the offending field."""
@@ -26,13 +29,13 @@ class SchemaError(ValueError):
 
 @functools.cache
 def load(name: str) -> dict[str, Any]:
-    """The parsed schema file ``schemas/NAME.json``."""
-    text = resources.files("ruleproof").joinpath("schemas", f"{name}.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-def has_schema(name: str) -> bool:
-    return resources.files("ruleproof").joinpath("schemas", f"{name}.json").is_file()
+    """The parsed schema ``NAME``: a game's (its ``GameSpec.schema``) or ``schemas/NAME.json``."""
+    file = BY_NAME[name].schema if name in BY_NAME else f"{name}.json"
+    text = resources.files("ruleproof").joinpath("schemas", file).read_text(encoding="utf-8")
+    parsed: dict[str, Any] = json.loads(text)
+    if "game" in parsed.get("$defs", {}):  # the games are the registry's, not a list kept in each file
+        parsed["$defs"]["game"]["enum"] = list(GAMES)
+    return parsed
 
 
 @functools.cache

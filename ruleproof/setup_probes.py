@@ -18,54 +18,33 @@ each game's ``start`` check) on a trace that replays: the trace is the one
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from attrs import frozen
+
+from ruleproof import GAMES
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import BadRequest, IllegalMove, Unsupported
 from ruleproof.findings import Event, Finding, Setup
-from ruleproof.properties.machinery import CONTRACT_DEFAULTS, CONTRACT_OPTIONS, GameProperties, Snapshot
+from ruleproof.properties import properties_for
+from ruleproof.properties.base import GameProperties, IntRange
+from ruleproof.properties.contract import CONTRACT_DEFAULTS, CONTRACT_OPTIONS
+from ruleproof.properties.snapshot import Snapshot
 
-INT = "integer"  # an option whose contract values are integers in a range
-# the contract's option values per game (docs/rules/GAME.md): a list, or (INT, lo, hi)
-CONTRACT_VALUES: dict[str, dict[str, Any]] = {
-    "black-maria": {"scoring": ["standard", "spades", "spot"], "target": (INT, 1, None)},
-    "idiot": {
-        "decks": (INT, 1, None),
-        "after_burn": ["next", "burner"],
-        "six_burn": [3, 4],
-        "two_followup": ["optional", "none"],
-        "ten_anytime": [True, False],
-    },
-    "fool": {"deck": ["assumed-2018"], "two_fools_from": [7, 8], "loss": ["net", "gross"]},
-    "moon": {
-        "all_pass": ["redeal", "forced_bid"],
-        "doubles_trump": [True, False],
-        "shoot": ["wins_game", "scores_21"],
-        "target": (INT, 1, 21),
-    },
-}
+if TYPE_CHECKING:
+    from ruleproof.session import Ledger, Session, Sink
+
 UNKNOWN = "no_such_option"
+
+
+def contract_values(game: str) -> dict[str, list[Any] | IntRange]:
+    """The contract's values of each option of ``game`` (stated by its properties)."""
+    return properties_for(game).options_contract if game in GAMES else {}
 
 
 def defaults(game: str, players: int, sent: dict[str, Any]) -> dict[str, Any]:
     """The contract's default of every option (some depend on the player count or another option)."""
-    if game == "black-maria":
-        return {"scoring": "standard", "target": 500 if sent.get("scoring") == "spot" else 100}
-    if game == "idiot":
-        return {
-            "decks": max(math.ceil(players / 3), math.ceil(9 * players / 52)),
-            "after_burn": "next",
-            "six_burn": 3,
-            "two_followup": "optional",
-            "ten_anytime": True,
-        }
-    if game == "fool":
-        return {"deck": "assumed-2018", "two_fools_from": 7, "loss": "net"}
-    if game == "moon":
-        return {"all_pass": "redeal", "doubles_trump": True, "shoot": "wins_game", "target": 21}
-    return {}
+    return properties_for(game).default_options(players, sent) if game in GAMES else {}
 
 
 def _is_int(v: Any) -> bool:
@@ -74,17 +53,12 @@ def _is_int(v: Any) -> bool:
 
 def forbidden(game: str, name: str, value: Any) -> str | None:
     """Why the contract forbids ``name: value`` (None when it allows it)."""
-    allowed = CONTRACT_VALUES.get(game, {})
+    allowed = contract_values(game)
     if name not in allowed:
         return f"{name} is not an option of {game}"
     spec = allowed[name]
-    if isinstance(spec, tuple):
-        _, lo, hi = spec
-        if not _is_int(value):
-            return f"{name}: {value!r} is not an integer"
-        if value < lo or (hi is not None and value > hi):
-            return f"{name}: {value} is outside {lo}..{hi if hi is not None else ''}"
-        return None
+    if isinstance(spec, IntRange):
+        return _outside(name, value, spec.lo, spec.hi)
     if isinstance(value, dict) and name == "deck":  # an explicit Fool deck object (checked by the Fool rules)
         return None
     if not any(value == v and type(value) is type(v) for v in spec):
@@ -92,12 +66,20 @@ def forbidden(game: str, name: str, value: Any) -> str | None:
     return None
 
 
+def _outside(name: str, value: Any, lo: int, hi: int | None) -> str | None:
+    """Why ``value`` is not an integer option's value (None when it is one)."""
+    if not _is_int(value):
+        return f"{name}: {value!r} is not an integer"
+    if value < lo or (hi is not None and value > hi):
+        return f"{name}: {value} is outside {lo}..{hi if hi is not None else ''}"
+    return None
+
+
 def _wrong_values(game: str, name: str) -> list[Any]:
     """Values of ``name`` the contract forbids: the wrong JSON type, then outside its set."""
-    spec = CONTRACT_VALUES[game][name]
-    if isinstance(spec, tuple):
-        _, lo, hi = spec
-        return [str(lo), True, (hi + 1) if hi is not None else lo - 1]
+    spec = contract_values(game)[name]
+    if isinstance(spec, IntRange):
+        return [str(spec.lo), True, (spec.hi + 1) if spec.hi is not None else spec.lo - 1]
     first = spec[0]
     wrong_type: Any = True if isinstance(first, str) else str(first).lower()
     outside = (max(spec) + 1) if _is_int(first) else f"{first}-x" if isinstance(first, str) else None
@@ -120,9 +102,28 @@ def probes(game: str, declared: dict[str, Any]) -> list[tuple[Setup, str]]:
     valid = _valid(declared)
     out = [(Setup(game, players, 0, {**valid, UNKNOWN: 1}), f"unknown option {UNKNOWN}")]
     for name in valid:
-        if name in CONTRACT_VALUES.get(game, {}):
+        if name in contract_values(game):
             out += [(Setup(game, players, 0, {**valid, name: v}), f"{name}: {v!r}") for v in _wrong_values(game, name)]
     return out
+
+
+@frozen
+class _Probing:
+    """What a probe needs to record a finding: the engine, the game's properties, the ledger and the sink."""
+
+    engine: CheckedEngine
+    props_cls: type[GameProperties]
+    ledger: Ledger
+    sink: Sink
+
+    def session(self, setup: Setup | None = None) -> Session:
+        """A session to record a finding on; with ``setup``, its trace is that one ``new_game``."""
+        from ruleproof.session import Session  # session imports the properties, which import this module
+
+        session = Session(self.engine, self.props_cls, self.ledger, self.sink)
+        if setup is not None:
+            session.events.append(Event("new_game", setup.to_json()))
+        return session
 
 
 def probe_setups(
@@ -130,14 +131,11 @@ def probe_setups(
     game: str,
     declared: dict[str, Any],
     props_cls: type[GameProperties],
-    ledger: Any,
-    sink: Callable[[Finding, Any], None],
+    ledger: Ledger,
+    sink: Sink,
 ) -> None:
     """CONTRACT-SETUP-2 and -3 on a few ``new_game`` calls (the smoke stage runs this once per game)."""
-    from ruleproof.session import (
-        Session,
-    )  # session imports the properties' machinery, which imports this module's users
-
+    probing = _Probing(engine, props_cls, ledger, sink)
     for setup, what in probes(game, declared):
         try:
             engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
@@ -145,22 +143,17 @@ def probe_setups(
             ledger.hit(CONTRACT_OPTIONS)
             continue
         except (IllegalMove, Unsupported) as err:
-            session = Session(engine, props_cls, ledger, sink)
-            session.events.append(Event("new_game", setup.to_json()))
-            sink(
-                Finding(
-                    CONTRACT_OPTIONS,
-                    f"new_game with {what} must be a bad_request, not {err.kind}",
-                    "bad_request",
-                    err.kind,
-                ),
-                session,
+            finding = Finding(
+                CONTRACT_OPTIONS, f"new_game with {what} must be a bad_request, not {err.kind}", "bad_request", err.kind
             )
+            sink(finding, probing.session(setup))
             continue
-        _start(
-            engine, props_cls, ledger, sink, setup, CONTRACT_OPTIONS, f"new_game accepted {what}: bad_request expected"
-        )
-    # every option left out: the defaults apply (only when each default is a value the engine declares)
+        _start(probing, setup, CONTRACT_OPTIONS, f"new_game accepted {what}: bad_request expected")
+    _probe_defaults(probing, game, declared)
+
+
+def _probe_defaults(probing: _Probing, game: str, declared: dict[str, Any]) -> None:
+    """Every option left out: the defaults apply (only when each default is a value the engine declares)."""
     players = declared["players"][0]
     want = defaults(game, players, {})
     options = declared.get("options", {})
@@ -168,60 +161,38 @@ def probe_setups(
         return
     bare = Setup(game, players, 0, {})
     try:
-        engine.new_game(game, players, 0, {})
+        probing.engine.new_game(game, players, 0, {})
     except Unsupported:
         return
     except (BadRequest, IllegalMove) as err:
-        session = Session(engine, props_cls, ledger, sink)
-        session.events.append(Event("new_game", bare.to_json()))
-        sink(
-            Finding(
-                CONTRACT_DEFAULTS,
-                f"new_game with every option left out must apply the defaults, not answer {err.kind}",
-                {"options": want},
-                err.kind,
-            ),
-            session,
+        finding = Finding(
+            CONTRACT_DEFAULTS,
+            f"new_game with every option left out must apply the defaults, not answer {err.kind}",
+            {"options": want},
+            err.kind,
         )
+        probing.sink(finding, probing.session(bare))
         return
-    _start(
-        engine,
-        props_cls,
-        ledger,
-        sink,
-        bare,
-        CONTRACT_DEFAULTS,
-        "the properties could not read the state of a setup with defaults",
-    )
+    _start(probing, bare, CONTRACT_DEFAULTS, "the properties could not read the state of a setup with defaults")
 
 
-def _start(
-    engine: CheckedEngine,
-    props_cls: type[GameProperties],
-    ledger: Any,
-    sink: Callable[[Finding, Any], None],
-    setup: Setup,
-    clause: str,
-    message: str,
-) -> None:
+def _start(probing: _Probing, setup: Setup, clause: str, message: str) -> None:
     """Start an accepted probe setup through a Session: ``judge_start`` records what is wrong, on a
     trace that replays.  Properties that cannot even read such a setup record the finding here."""
-    from ruleproof.session import Session
-
-    session = Session(engine, props_cls, ledger, sink)
+    session = probing.session()
     try:
         session.start(setup)
     except Unsupported:
         pass
     except Exception:  # a forbidden value the properties' model cannot hold (a string target, say)
-        sink(Finding(clause, message, "bad_request", {"accepted": setup.options}), session)
+        probing.sink(Finding(clause, message, "bad_request", {"accepted": setup.options}), session)
 
 
 def _declares(spec: Any, value: Any) -> bool:
     if isinstance(spec, list):
         return any(value == v and type(value) is type(v) for v in spec)
     if isinstance(spec, dict):
-        return spec["min"] <= value <= spec["max"]
+        return bool(spec["min"] <= value <= spec["max"])
     return False
 
 

@@ -34,7 +34,8 @@ from ruleproof.checked import CheckedEngine
 from ruleproof.engine import AdapterBroken, JSONObject, Move, State, Unsupported
 from ruleproof.findings import Setup
 from ruleproof.properties import properties_for
-from ruleproof.properties.machinery import GameProperties, Snapshot, canonical
+from ruleproof.properties.base import GameProperties
+from ruleproof.properties.snapshot import Snapshot, canonical
 from ruleproof.scenarios import bundled, unsupported_reason
 from ruleproof.session import Ledger, Session, Sink
 from ruleproof.setup_probes import probe_setups
@@ -51,7 +52,7 @@ def smoke(engine: CheckedEngine, game: str, ledger: Ledger, sink: Sink) -> dict[
         raise AdapterBroken("hello", "hello declares no games", sent={"method": "hello"}, received=hello)
     if game not in hello["games"]:
         raise Unsupported(f"the engine does not declare {game!r} in hello")
-    declared = hello["games"][game]
+    declared: JSONObject = hello["games"][game]
     props_cls = properties_for(game)
     probe_setups(engine, game, declared, props_cls, ledger, sink)  # CONTRACT-SETUP-2/-3: a few new_game calls
     refusals = []
@@ -65,9 +66,8 @@ def smoke(engine: CheckedEngine, game: str, ledger: Ledger, sink: Sink) -> dict[
         session.reject({"type": "no-such-move"}, props_cls.deal_clause)
         if session.snap is not before:  # the engine took the unknown move (recorded): judge no further here
             return declared
-        if deal is None:
-            deal = _drawn_deal(props_cls, setup, before.raw)
-        if deal is not None and _accepts(session, deal, "a known-good deal", listed=False):
+        first = deal if deal is not None else _drawn_deal(props_cls, setup, before.raw)
+        if first is not None and _accepts(session, first, "a known-good deal", listed=False):
             assert session.snap is not None
             if session.snap.moves:
                 _accepts(session, session.snap.moves[0], "the first listed legal move", listed=True)
@@ -146,6 +146,7 @@ def _drawn_deal(props_cls: type[GameProperties], setup: Setup, state: State) -> 
     """With no fixture, the simplest deal the game's properties draw (None if they cannot)."""
     try:
         props = props_cls(setup, Ledger())
+        # a stand-in for st.DataObject, which Hypothesis builds only inside a test run
         return props.deal(Snapshot(state, ()), _Smallest())  # type: ignore[arg-type]
     except Exception:  # a setup the properties cannot deal for: keep the checks above
         return None

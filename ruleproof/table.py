@@ -16,6 +16,8 @@ from typing import Any
 
 from attrs import frozen
 
+from ruleproof.games import BY_NAME, Layout
+
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 STANDARD_CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 FOOL_CARD = re.compile(r"^(?:[GRYB](?:[2-9]|[12][0-9])|1)$")
@@ -50,31 +52,16 @@ def piece(game: str, value: Any) -> Piece:
     """Parse one zone entry in the notation of ``game``; anything else is plain text."""
     if not isinstance(value, str):
         return Piece("text", json.dumps(value))
-    if game in ("black-maria", "idiot") and STANDARD_CARD.match(value):
+    notation = BY_NAME[game].notation if game in BY_NAME else None
+    if notation == "card" and STANDARD_CARD.match(value):
         return Piece("card", value, value[0], value[1])
-    if game == "fool" and FOOL_CARD.match(value):
+    if notation == "fool" and FOOL_CARD.match(value):
         return Piece("fool", value, value if value == "1" else value[1:], "" if value == "1" else value[0])
-    if game == "moon" and TILE.match(value):
+    if notation == "tile" and TILE.match(value):
         return Piece("tile", value, value[0], value[2])
     return Piece("text", value)
 
 
-@frozen
-class Layout:
-    """Which zones a game has and how each is drawn."""
-
-    seat_zones: tuple[str, ...]  # zones "NAME/SEAT", in display order
-    shown: tuple[str, ...]  # shared zones drawn piece by piece
-    counted: tuple[str, ...]  # shared piles shown as a count (their order rarely matters to a reader)
-    seat_fields: tuple[str, ...] = ()  # top-level lists indexed by seat, shown on the seat's row
-
-
-LAYOUTS = {
-    "black-maria": Layout(("hand", "passing", "won"), ("trick", "removed"), ("deck",)),
-    "idiot": Layout(("hand", "face_up", "face_down"), ("discard",), ("draw", "burned", "deck")),
-    "fool": Layout(("hand",), ("trick",), ("played", "unused", "deck"), ("tens", "penalties")),
-    "moon": Layout(("hand", "won"), ("trick", "widow", "discarded"), ("deck",)),
-}
 MARKS = (("dealer", "dealer"), ("to act", "to_act"), ("leader", "leader"))  # (label, STATE field naming a seat)
 # Top-level fields drawn by the table itself; every other field is listed as JSON.
 DRAWN = {
@@ -173,7 +160,7 @@ def table_of(state: Mapping[str, Any], before: Mapping[str, Any] | None = None) 
     """Lay out ``state``; with ``before``, mark what each zone gained and lost in this step."""
     state = state if isinstance(state, Mapping) else {}
     game = str(state.get("game", ""))
-    layout = LAYOUTS.get(game, Layout((), (), ()))
+    layout = BY_NAME[game].layout if game in BY_NAME else Layout((), (), ())
     zones = _zones(state)
     was = _zones(before) if isinstance(before, Mapping) else None
     n = _players(state, zones)

@@ -14,10 +14,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ruleproof.reference import ReferenceEngine
-
 from ruleproof.engine import EngineError
 from ruleproof.findings import Event, Finding, Trace
+from ruleproof.reference import ReferenceEngine
 from ruleproof.report import Failure
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

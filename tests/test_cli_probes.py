@@ -64,6 +64,7 @@ def run_cli(
         text=True,
         timeout=limit,
         env={**os.environ, "COLUMNS": "200", **(env or {})},
+        check=False,
     )
 
 
@@ -420,6 +421,7 @@ def run_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
         env={**os.environ, "COLUMNS": "200"},
+        check=False,
     )
 
 
@@ -457,7 +459,8 @@ from ruleproof.properties import properties_for
 def fake(engine, game, profile, **kw):
     clauses = {c: "pass" for c in properties_for(game).all_clauses()}
     trace = Trace(game, (Event("new_game", Setup(game, 3, 0, {}).to_json()),), Finding("NOPE-1", "refused"))
-    failure = Failure(Finding("NOPE-1", "the engine refused every deal", "accepted", "refused"), trace, "properties", True, 0.0)
+    finding = Finding("NOPE-1", "the engine refused every deal", "accepted", "refused")
+    failure = Failure(finding, trace, "properties", True, 0.0)
     return GameReport(game, clauses={**clauses, "NOPE-1": "fail"}, failures=[failure], hits={c: 1 for c in clauses})
 
 ruleproof.runner.certify_game = fake
@@ -498,8 +501,12 @@ def test_plugin_options_are_prefixed_and_checked_like_the_cli(tmp_path: Path) ->
 
 
 def test_plugin_imports_nothing_heavy_at_start() -> None:
-    code = "import sys, ruleproof.plugin; print(sorted(m for m in sys.modules if m.split('.')[0] in ('hypothesis', 'jsonschema_rs') or m.startswith(('ruleproof.runner', 'ruleproof.properties', 'ruleproof.reference'))))"
-    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    code = (
+        "import sys, ruleproof.plugin; print(sorted(m for m in sys.modules"
+        " if m.split('.')[0] in ('hypothesis', 'jsonschema_rs')"
+        " or m.startswith(('ruleproof.runner', 'ruleproof.properties', 'ruleproof.reference'))))"
+    )
+    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
     assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
 
 

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from ruleproof.properties import available_games
-from ruleproof.reference import ReferenceEngine
 
 from ruleproof.diff import DIFF_PROFILES, DiffProfile, DiffUsage, diff
 from ruleproof.lockstep import WitnessedEngine, contract_view, is_ignored, state_differences
+from ruleproof.properties import available_games
+from ruleproof.reference import ReferenceEngine
 from tests.mutants import Mutant, all_mutants
 
 # derandomized like ci, fewer replays to minimize: the same verdicts, a fraction of the time

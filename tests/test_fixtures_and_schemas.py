@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from ruleproof.properties import available_games, properties_for
-from ruleproof.reference import ReferenceEngine, rules_for
 
 from ruleproof import GAMES, schema
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import AdapterBroken
+from ruleproof.games import SPECS
+from ruleproof.properties import available_games, properties_for
+from ruleproof.reference import ReferenceEngine, rules_for
 from ruleproof.scenarios import Fixture, FixtureError, bundled, load_file, run_fixture
 from ruleproof.session import Ledger
 
@@ -98,7 +99,7 @@ def test_reference_states_validate(game: str) -> None:
     assert engine.state()["phase"] == "deal"
 
 
-@pytest.mark.parametrize("name", ["protocol", "fixture", *GAMES])
+@pytest.mark.parametrize("name", ["protocol", "fixture", *(s.schema.removesuffix(".json") for s in SPECS)])
 def test_shipped_schemas_are_valid_json_schemas(name: str) -> None:
     import jsonschema_rs
 

@@ -7,10 +7,10 @@ custom-deck checks of rules.md §1.2 (FOOL-SETUP-4, FOOL-AMB-1) are stated here.
 from __future__ import annotations
 
 import pytest
-from ruleproof.properties.fool import ASSUMED_2018, FoolProperties, deck_cards, deck_size, explicit_deck, profile
-from ruleproof.reference import ReferenceEngine, rules_for
 
 from ruleproof.engine import BadRequest
+from ruleproof.properties.fool import ASSUMED_2018, FoolProperties, deck_cards, deck_size, explicit_deck, profile
+from ruleproof.reference import ReferenceEngine, rules_for
 from ruleproof.scenarios import bundled
 
 
@@ -58,17 +58,20 @@ def test_good_custom_deck_is_accepted_and_echoed() -> None:
 
 
 def test_drawn_explicit_decks_are_valid() -> None:
+    for n in range(4, 9):
+        check_explicit_decks(n)
+
+
+def check_explicit_decks(n: int) -> None:
     from hypothesis import given, settings
 
-    for n in range(4, 9):
+    @settings(max_examples=30, database=None)
+    @given(explicit_deck(n))
+    def check(deck: dict[str, int]) -> None:
+        assert len(deck_cards(deck)) == deck_size(n)
+        engine().new_game("fool", n, 0, options(deck))
 
-        @settings(max_examples=30, database=None)
-        @given(explicit_deck(n))
-        def check(deck: dict[str, int]) -> None:
-            assert len(deck_cards(deck)) == deck_size(n)
-            engine().new_game("fool", n, 0, options(deck))
-
-        check()
+    check()
 
 
 def test_fixtures_are_bundled_and_cite_fool_clauses() -> None:

@@ -8,9 +8,9 @@ the mutant's clause, confirmed by replaying the shrunk trace.
 from __future__ import annotations
 
 import pytest
-from ruleproof.properties import available_games
 
 from ruleproof.checked import CheckedEngine
+from ruleproof.properties import available_games
 from ruleproof.runner import PROFILES, certify_game
 from tests.mutants import Mutant, all_mutants
 

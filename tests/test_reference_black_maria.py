@@ -19,12 +19,12 @@ from typing import Any
 import jsonschema_rs
 import pytest
 from attrs import evolve
-from ruleproof.reference.base import ReferenceEngine, check_setup
-from ruleproof.reference.black_maria import BlackMaria, BlackMariaState
 
 import ruleproof
 from ruleproof.engine import BadRequest, IllegalMove
 from ruleproof.notation import STANDARD_DECK, suit
+from ruleproof.reference.base import ReferenceEngine, check_setup
+from ruleproof.reference.black_maria import BlackMaria, BlackMariaState
 from tests.mutants import all_mutants
 
 REF = BlackMaria()
@@ -432,7 +432,7 @@ def test_error_clauses() -> None:
     bad = ordered_deal(3)
     bad["hands"][0][0] = "2C"
     assert outcome(lambda: REF.apply(fresh, bad)) == ("illegal", "BM-DEAL-1")
-    with pytest.raises(BadRequest, match="move.hands"):
+    with pytest.raises(BadRequest, match=r"move\.hands"):
         REF.apply(fresh, {"type": "deal", "hands": "all"})
 
 
@@ -546,7 +546,7 @@ def obs_end(target: int, scores: tuple[int, ...] = (0, 0, 0, 0)) -> Callable[[Bl
     return observe
 
 
-OBSERVE: dict[str, Callable[[BlackMaria], Any]] = {
+MUTANT_CASES: dict[str, Callable[[BlackMaria], Any]] = {
     "RemovesTwoOfDiamonds": obs_deal3,
     "DealerNotRotating": obs_dealer_after_round,
     "PassLeft": obs_hands_after_pass,
@@ -577,13 +577,13 @@ MUTANTS = {m.name: m for m in all_mutants("black-maria")}
 
 def test_every_mutant_has_a_scenario() -> None:
     assert len(MUTANTS) >= 14
-    assert set(MUTANTS) == set(OBSERVE)
+    assert set(MUTANTS) == set(MUTANT_CASES)
     assert all(m.clause.startswith("BM-") and m.game == "black-maria" for m in MUTANTS.values())
 
 
-@pytest.mark.parametrize("name", sorted(OBSERVE))
+@pytest.mark.parametrize("name", sorted(MUTANT_CASES))
 def test_mutant_differs_from_reference(name: str) -> None:
-    observe = OBSERVE[name]
+    observe = MUTANT_CASES[name]
     mutant_rules = MUTANTS[name].rules()
     expected, got = observe(REF), observe(mutant_rules)
     assert expected != got, f"{name} behaves like the reference here: {got!r}"

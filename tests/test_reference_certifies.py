@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from ruleproof.properties import available_games, properties_for
 
+from ruleproof.properties import available_games, properties_for
 from ruleproof.runner import PROFILES, certify_game
 
 

@@ -21,11 +21,11 @@ from typing import Any
 import jsonschema_rs
 import pytest
 from attrs import evolve
-from ruleproof.reference.base import ReferenceEngine, check_setup
-from ruleproof.reference.fool import Fool, FoolState
 
 from ruleproof.engine import BadRequest, IllegalMove
 from ruleproof.notation import fool_box
+from ruleproof.reference.base import ReferenceEngine, check_setup
+from ruleproof.reference.fool import Fool, FoolState
 from tests.mutants import all_mutants
 from tests.mutants import fool as mutants
 
@@ -111,7 +111,7 @@ SETUPS = [
 def test_random_playouts(players: int, deck: str, two: int, loss: str) -> None:
     rng = random.Random(f"{players}{deck}{two}{loss}")
     deck_option = CUSTOM_DECKS[players] if deck == "custom" else deck
-    for game in range(5):
+    for _ in range(5):
         state = new_game(REF, players, rng.randrange(players), deck=deck_option, two_fools_from=two, loss=loss)
         assert REF.to_json(state)["options"]["deck"] == deck_option
         steps, deals = 0, 0
@@ -508,7 +508,7 @@ def off_colour_applied(rules: Fool) -> Any:
         return ("illegal", exc.clause)
 
 
-DIFFERENCES: dict[str, Callable[[Fool], Any]] = {
+MUTANT_CASES: dict[str, Callable[[Fool], Any]] = {
     "LossDefaultsGross": lambda r: r.defaults(5)["loss"],  # CONTRACT-SETUP-3: an option left out of new_game
     "WorstLowestOverall": lambda r: rules_json_fools(r, play(r, trick_a(r), "B9", "B5", "B10", "Y11", "R5", "Y2")),
     "WorstTieEarlier": lambda r: fd1(r).fools,
@@ -545,14 +545,14 @@ def rules_json_fools(rules: Fool, state: FoolState) -> Any:
 
 
 def test_every_mutant_has_a_difference() -> None:
-    assert {m.name for m in all_mutants("fool")} == set(DIFFERENCES)
+    assert {m.name for m in all_mutants("fool")} == set(MUTANT_CASES)
 
 
-@pytest.mark.parametrize("name", sorted(DIFFERENCES))
+@pytest.mark.parametrize("name", sorted(MUTANT_CASES))
 def test_mutant_differs(name: str) -> None:
     cls = getattr(mutants, name)
     assert issubclass(cls, Fool) and len([k for k in vars(cls) if not k.startswith("_") and k != "engine"]) == 1
-    assert DIFFERENCES[name](REF) != DIFFERENCES[name](cls())
+    assert MUTANT_CASES[name](REF) != MUTANT_CASES[name](cls())
 
 
 def test_mutants_survive_random_play() -> None:

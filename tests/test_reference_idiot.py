@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 from attrs import evolve
-from ruleproof.reference.base import ReferenceEngine, check_setup
-from ruleproof.reference.idiot import Idiot, IdiotOptions, IdiotState
 
 from ruleproof import schema
 from ruleproof.engine import BadRequest, IllegalMove
 from ruleproof.notation import STANDARD_DECK
+from ruleproof.reference.base import ReferenceEngine, check_setup
+from ruleproof.reference.idiot import Idiot, IdiotOptions, IdiotState
 from tests.mutants import all_mutants
 from tests.mutants import idiot as mutants
 
@@ -266,7 +266,7 @@ def test_swap_then_ladder() -> None:
     deal = deal_move(random.Random(5), 2, 1)
     deal["hand"] = [["3C", "5D", "5H"], ["9C", "9D", "KH"]]
     deal["face_up"] = [["3S", "AS", "5C"], ["4S", "QD", "JD"]]
-    rest = Counter(STANDARD_DECK) - Counter(sum(deal["hand"] + deal["face_up"], []))
+    rest = Counter(STANDARD_DECK) - Counter(c for row in deal["hand"] + deal["face_up"] for c in row)
     fd = list(rest.elements())
     deal["face_down"], deal["draw"] = [fd[:3], fd[3:6]], fd[6:]
     state = REF.apply(state, deal)

@@ -20,11 +20,11 @@ from typing import Any
 import jsonschema_rs
 import pytest
 from attrs import evolve
-from ruleproof.reference.base import ReferenceEngine, check_setup
-from ruleproof.reference.moon import Moon, MoonState
 
 from ruleproof.engine import BadRequest, IllegalMove
 from ruleproof.notation import MOON_TILES
+from ruleproof.reference.base import ReferenceEngine, check_setup
+from ruleproof.reference.moon import Moon, MoonState
 from tests.mutants import all_mutants
 from tests.mutants import moon as m
 
@@ -519,7 +519,7 @@ def _off_suit_applied(rules: Moon) -> Any:
         return ("illegal", exc.clause)
 
 
-SCENARIOS: dict[str, Callable[[Moon], Any]] = {
+MUTANT_CASES: dict[str, Callable[[Moon], Any]] = {
     "DuplicateTilesAccepted": _dup_deal,
     "FirstBidderNotRotating": lambda r: _bid_all_pass(r).first_bidder,
     "AnticlockwiseBidding": lambda r: run(r, started(r), {"type": "pass"}).to_act,
@@ -578,12 +578,12 @@ SCENARIOS: dict[str, Callable[[Moon], Any]] = {
 
 def test_every_mutant_has_a_scenario() -> None:
     names = {mu.name for mu in all_mutants("moon")}
-    assert names == set(SCENARIOS) and len(names) >= 12
+    assert names == set(MUTANT_CASES) and len(names) >= 12
     assert all(mu.clause.startswith(("MOON-", "CONTRACT-")) for mu in all_mutants("moon"))
 
 
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("name", sorted(MUTANT_CASES))
 def test_mutant_differs(name: str) -> None:
     mutant = getattr(m, name)()
     assert isinstance(mutant, Moon) and type(mutant) is not Moon
-    assert SCENARIOS[name](REF) != SCENARIOS[name](mutant)
+    assert MUTANT_CASES[name](REF) != MUTANT_CASES[name](mutant)

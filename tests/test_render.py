@@ -11,12 +11,14 @@ import pytest
 from rich.console import Console
 
 from ruleproof.clauses import all_clauses, clause_text, parse
+from ruleproof.games import clause_prefixes
 from ruleproof.render import differing, list_difference, render_failure, step_line, steps_of
 from ruleproof.table import piece, table_of
 from tests.report_samples import played_failure
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFINED = re.compile(r"^\s*[-*]\s+\*\*((?:BM|IDIOT|FOOL|MOON|CONTRACT)-[A-Z0-9-]+)\*\*", re.M)
+PREFIXES = "|".join(re.escape(p) for p in clause_prefixes())
+DEFINED = re.compile(rf"^\s*[-*]\s+\*\*((?:{PREFIXES})[A-Z0-9-]+)\*\*", re.M)
 
 
 def text_of(game: str, failure: dict[str, Any], entry: dict[str, Any] | None = None) -> str:
@@ -226,7 +228,5 @@ def test_certify_prints_each_failure_this_way(tmp_path: Path, capsys: pytest.Cap
     assert re.search(
         r"^      hand {7}(?:[2-9TJQKA][♠♥♦♣] ){16}[2-9TJQKA][♠♥♦♣](?: |$)", failure, re.M
     )  # 17 cards, suit symbols
-    assert (
-        f"replay: ruleproof replay {tmp_path}/black-maria-BM-PASS-1.json --engine tests.mutants.black_maria:PassLeft.engine"
-        in failure
-    )
+    engine = "tests.mutants.black_maria:PassLeft.engine"
+    assert f"replay: ruleproof replay {tmp_path}/black-maria-BM-PASS-1.json --engine {engine}" in failure

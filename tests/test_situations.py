@@ -4,9 +4,9 @@ judged without all of its situations is reported ``partial``, never a plain ``pa
 from __future__ import annotations
 
 import pytest
-from ruleproof.properties import available_games, properties_for
 
 from ruleproof.certificate import Certificate, junit_xml
+from ruleproof.properties import available_games, properties_for
 from ruleproof.report import GameReport
 from ruleproof.runner import PROFILES, _passed, certify_game
 from ruleproof.session import Ledger

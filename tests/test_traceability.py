@@ -13,16 +13,19 @@ import re
 from pathlib import Path
 
 import pytest
-from ruleproof.properties import available_games, properties_for
 
+from ruleproof.games import CONTRACT_PREFIX, SPECS, clause_prefixes
+from ruleproof.properties import available_games, properties_for
 from ruleproof.scenarios import bundled
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = ROOT.parent / "shared" / "rules.md"
-ID = re.compile(r"(?<![\w-])((?:BM|IDIOT|FOOL|MOON|CONTRACT)-[A-Z]+(?:-[0-9A-Z]+)*)(?![\w-])")
-DEFINED = re.compile(r"^\s*[-*]\s+\*\*((?:BM|IDIOT|FOOL|MOON|CONTRACT)-[A-Z0-9-]+)\*\*", re.M)
-DOC = {"black-maria": "black-maria.md", "idiot": "idiot.md", "fool": "fool.md", "moon": "moon.md"}
-PREFIX = {"black-maria": "BM-", "idiot": "IDIOT-", "fool": "FOOL-", "moon": "MOON-"}
+# every prefix the registry knows (ruleproof/games.py), e.g. (?:BM|IDIOT|...|CONTRACT)
+PREFIXES = "(?:" + "|".join(re.escape(p.rstrip("-")) for p in clause_prefixes()) + ")"
+ID = re.compile(rf"(?<![\w-])({PREFIXES}-[A-Z]+(?:-[0-9A-Z]+)*)(?![\w-])")
+DEFINED = re.compile(rf"^\s*[-*]\s+\*\*({PREFIXES}-[A-Z0-9-]+)\*\*", re.M)
+DOC = {s.name: s.rules_doc for s in SPECS}
+PREFIX = {s.name: s.prefix for s in SPECS}
 
 
 def doc_clauses(name: str) -> list[str]:
@@ -54,7 +57,7 @@ def code_citations() -> dict[str, set[str]]:
 @pytest.mark.parametrize("game", available_games())
 def test_every_documented_clause_is_checked(game: str) -> None:
     props = properties_for(game)
-    source = Path(__import__(props.__module__, fromlist=["_"]).__file__).read_text(encoding="utf-8")
+    declared = set(props.checks.clauses())  # by a check or hook (tests/test_registry.py: and reported by it)
     fixture_clauses = {c for fx in bundled(game) for c in fx.clauses}
     fixture_clauses |= {s["clause"] for fx in bundled(game) for s in fx.steps if "clause" in s}
     reported = set(props.all_clauses())
@@ -62,12 +65,12 @@ def test_every_documented_clause_is_checked(game: str) -> None:
     assert documented, f"docs/rules/{DOC[game]} defines no clause"
     unreported = [c for c in documented if c not in reported]
     assert not unreported, f"documented but not in the verdict table of {game}: {unreported}"
-    unchecked = [c for c in documented if f'"{c}"' not in source and c not in fixture_clauses]
+    unchecked = [c for c in documented if c not in declared and c not in fixture_clauses]
     assert not unchecked, f"documented but checked by no property or fixture: {unchecked}"
 
 
 def test_contract_clauses_are_documented_and_checked() -> None:
-    from ruleproof.properties.machinery import CONTRACT_CLAUSES
+    from ruleproof.properties.contract import CONTRACT_CLAUSES
 
     documented = set(doc_clauses("contract.md"))
     assert set(CONTRACT_CLAUSES) <= documented
@@ -83,7 +86,7 @@ def test_code_cites_only_documented_ids() -> None:
 @pytest.mark.skipif(not RULES_MD.exists(), reason="shared/rules.md is not beside the checkout")
 def test_docs_invent_no_ids() -> None:
     rules = set(ID.findall(RULES_MD.read_text(encoding="utf-8")))
-    for game, name in DOC.items():
+    for name in DOC.values():
         invented = [c for c in doc_clauses(name) if c not in rules]
         assert not invented, f"docs/rules/{name} defines IDs rules.md does not: {invented}"
 
@@ -91,7 +94,7 @@ def test_docs_invent_no_ids() -> None:
 def test_fixtures_cite_their_own_game() -> None:
     for game in available_games():
         for fx in bundled(game):
-            foreign = [c for c in fx.clauses if not (c.startswith(PREFIX[game]) or c.startswith("CONTRACT-"))]
+            foreign = [c for c in fx.clauses if not c.startswith((PREFIX[game], CONTRACT_PREFIX))]
             assert not foreign, f"{fx.path} cites clauses of another game: {foreign}"
 
 

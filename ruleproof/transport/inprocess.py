@@ -23,14 +23,15 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
-from ruleproof.engine import AdapterBroken, Engine, EngineFactory, JSONObject, Move, State, make_engine
+from ruleproof.engine import AdapterBroken, BrokenKind, Engine, EngineFactory, JSONObject, Move, State, make_engine
 
 STOP_GRACE = 2.0  # seconds a call may still take once the run is being stopped
 _POLL = 0.25  # how often a wait looks at ``stop``
 
 _Job = Callable[[], Any]
+T = TypeVar("T")
 
 
 class TimedEngine:
@@ -52,20 +53,20 @@ class TimedEngine:
         self.inner: Engine = self._call("factory", {}, lambda: make_engine(spec, factory))
 
     def hello(self) -> JSONObject:
-        return self._call("hello", {}, self.inner.hello)  # type: ignore[no-any-return]
+        return self._call("hello", {}, self.inner.hello)
 
     def new_game(self, game: str, players: int, dealer: int, options: JSONObject) -> State:
         params = {"game": game, "players": players, "dealer": dealer, "options": options}
-        return self._call("new_game", params, lambda: self.inner.new_game(game, players, dealer, options))  # type: ignore[no-any-return]
+        return self._call("new_game", params, lambda: self.inner.new_game(game, players, dealer, options))
 
     def legal_moves(self) -> list[Move]:
-        return self._call("legal_moves", {}, self.inner.legal_moves)  # type: ignore[no-any-return]
+        return self._call("legal_moves", {}, self.inner.legal_moves)
 
     def apply(self, move: Move) -> State:
-        return self._call("apply", {"move": move}, lambda: self.inner.apply(move))  # type: ignore[no-any-return]
+        return self._call("apply", {"move": move}, lambda: self.inner.apply(move))
 
     def state(self) -> State:
-        return self._call("state", {}, self.inner.state)  # type: ignore[no-any-return]
+        return self._call("state", {}, self.inner.state)
 
     def close(self) -> None:
         """Close the engine (under the deadline too) and end the worker; a hung worker is left behind."""
@@ -75,13 +76,14 @@ class TimedEngine:
             finally:
                 self._jobs.put(None)
 
-    def _call(self, method: str, params: JSONObject, fn: Callable[[], Any]) -> Any:
+    def _call(self, method: str, params: JSONObject, fn: Callable[[], T]) -> T:
         if self._broken is not None:
             raise self._broken
         self._jobs.put(fn)
         ok, value = self._wait(self._answers, method, params)
         if ok:
-            return value
+            result: T = value  # the worker ran ``fn``: its answer is what ``fn`` returns
+            return result
         raise value  # the engine's own exception, with its traceback, in the caller's thread
 
     def _wait(self, answer: queue.SimpleQueue[tuple[bool, Any]], method: str, params: JSONObject) -> tuple[bool, Any]:
@@ -112,7 +114,7 @@ class TimedEngine:
                     "interrupted", f"the run was stopped while {method} was still running ({self.spec})", method, params
                 )
 
-    def _abandon(self, kind: str, message: str, method: str, params: JSONObject) -> AdapterBroken:
+    def _abandon(self, kind: BrokenKind, message: str, method: str, params: JSONObject) -> AdapterBroken:
         self._broken = AdapterBroken(kind, message, sent={"method": method, "params": params})
         _interrupt(self._worker)
         return self._broken

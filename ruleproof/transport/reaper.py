@@ -20,6 +20,7 @@ children of its own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -35,7 +36,7 @@ _running: set[int] = set()  # pids of engines started and not yet ended
 
 def become_subreaper() -> bool:
     """Make orphaned descendants of this process its children (Linux); True if it worked."""
-    global _subreaper
+    global _subreaper  # noqa: PLW0603 - one process-wide switch, set once by the CLI before any engine starts
     try:
         import ctypes
 
@@ -73,10 +74,8 @@ def family(pid: int) -> set[int]:
 def end(proc: subprocess.Popen[bytes], grace: float) -> None:
     """Wait up to ``grace`` seconds for the engine to exit, then end its whole family; never leave a zombie."""
     if grace > 0 and proc.poll() is None:
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
     members = family(proc.pid)  # before the engine dies: its children are still linked to it
     _running.discard(proc.pid)
     if proc.poll() is None or members:
@@ -86,27 +85,19 @@ def end(proc: subprocess.Popen[bytes], grace: float) -> None:
             time.sleep(0.02)
         _signal_all(proc, members | family(proc.pid), signal.SIGKILL)
         _reap_orphans(members - {proc.pid})
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):  # only a process SIGKILL cannot end (in the kernel)
         proc.wait(timeout=5.0)
-    except subprocess.TimeoutExpired:  # pragma: no cover - a process SIGKILL cannot end (in the kernel)
-        pass
 
 
 def _signal_all(proc: subprocess.Popen[bytes], members: set[int], sig: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, sig)  # the engine's process group: its pid, as it leads its own session
-    except (ProcessLookupError, PermissionError):
-        pass
     if proc.poll() is None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             proc.send_signal(sig)
-        except ProcessLookupError:
-            pass
     for pid in members:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def _reap_orphans(pids: set[int]) -> None:

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import sys
 import traceback
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 import orjson
 
-from ruleproof.engine import BadRequest, EngineError, JSONObject
+from ruleproof.engine import BadRequest, Engine, EngineError, JSONObject
+
+T = TypeVar("T")
 
 PARSE_ERROR, INVALID_REQUEST, UNKNOWN_METHOD, INTERNAL = -32700, -32600, -32601, -32603
 
@@ -39,27 +41,15 @@ def serve(games: list[str] | None = None, stdin: BinaryIO | None = None, stdout:
     return 0  # EOF: the kit has gone
 
 
-def handle(engine: Any, line: bytes) -> tuple[Any, JSONObject | None, bool]:
+def handle(engine: Engine, line: bytes) -> tuple[Any, JSONObject | None, bool]:
     """One request line -> (id, {"result": ...} or {"error": ...} or None for a notification, bye?)."""
     try:
-        request = decode(line)
-    except ValueError as err:
-        return None, error(PARSE_ERROR, f"parse error: {err}", "bad_request"), False
-    if not isinstance(request, dict) or request.get("jsonrpc") != "2.0" or not isinstance(request.get("method"), str):
-        return (
-            None,
-            error(INVALID_REQUEST, "invalid request: need jsonrpc '2.0' and a string method", "bad_request"),
-            False,
-        )
-    request_id, method, params = request.get("id"), request["method"], request.get("params", {})
+        request = _request(line)
+    except InvalidRequest as err:
+        return None, error(err.code, err.message, "bad_request"), False
     if "id" not in request:
         return None, None, False  # a JSON-RPC notification gets no answer (the kit never sends one)
-    if not valid_id(request_id):  # JSON-RPC 2.0 §4: a String, a Number without fractional part, or Null
-        return (
-            None,
-            error(INVALID_REQUEST, "invalid request: id must be a string, an integer or null", "bad_request"),
-            False,
-        )
+    request_id, method, params = request["id"], request["method"], request.get("params", {})
     if not isinstance(params, dict):
         return request_id, error(INVALID_REQUEST, "invalid request: params must be an object", "bad_request"), False
     try:
@@ -69,6 +59,27 @@ def handle(engine: Any, line: bytes) -> tuple[Any, JSONObject | None, bool]:
     except Exception as exc:  # the engine failed: say so, log the traceback, keep serving
         traceback.print_exc(file=sys.stderr)
         return request_id, error(INTERNAL, f"{type(exc).__name__}: {exc}", "internal"), False
+
+
+class InvalidRequest(Exception):
+    """A line that is not a JSON-RPC 2.0 request: answered with a null id (JSON-RPC 2.0 §5)."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _request(line: bytes) -> JSONObject:
+    """The request object of one line, or ``InvalidRequest``."""
+    try:
+        request = decode(line)
+    except ValueError as err:
+        raise InvalidRequest(PARSE_ERROR, f"parse error: {err}") from None
+    if not isinstance(request, dict) or request.get("jsonrpc") != "2.0" or not isinstance(request.get("method"), str):
+        raise InvalidRequest(INVALID_REQUEST, "invalid request: need jsonrpc '2.0' and a string method")
+    if "id" in request and not valid_id(request["id"]):  # §4: a String, a Number without fractional part, or Null
+        raise InvalidRequest(INVALID_REQUEST, "invalid request: id must be a string, an integer or null")
+    return request
 
 
 def decode(line: bytes) -> Any:
@@ -108,7 +119,7 @@ def encode(reply: JSONObject) -> bytes:
         return json.dumps(reply, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def call(engine: Any, method: str, params: JSONObject) -> JSONObject:
+def call(engine: Engine, method: str, params: JSONObject) -> JSONObject:
     """Dispatch one method of protocol.md §2 to the in-process engine."""
     if method == "hello":
         return engine.hello()
@@ -127,7 +138,7 @@ def call(engine: Any, method: str, params: JSONObject) -> JSONObject:
     raise UnknownMethod(f"unknown method {method!r}")
 
 
-def param(params: JSONObject, name: str, kind: type) -> Any:
+def param(params: JSONObject, name: str, kind: type[T]) -> T:
     """A required param of the right JSON type, else bad_request."""
     value = params.get(name)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):

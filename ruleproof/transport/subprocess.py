@@ -23,6 +23,7 @@ watches the pid itself), not as a timeout.  When the run is being stopped
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import subprocess
@@ -35,7 +36,7 @@ from typing import Any
 import orjson
 
 from ruleproof import PROTOCOL_VERSION
-from ruleproof.engine import AdapterBroken, EngineError, JSONObject, Move, State, error_from_wire
+from ruleproof.engine import AdapterBroken, BrokenKind, EngineError, JSONObject, Move, State, error_from_wire
 from ruleproof.transport.reaper import end, started
 
 MAX_LINE = 4 * 1024 * 1024  # bytes in one response line
@@ -87,9 +88,11 @@ class SubprocessEngine:
             raise AdapterBroken("exited", f"could not start the engine {self.argv!r}: {err}") from None
         self.pid = self.proc.pid
         started(self.pid)
+        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None  # PIPEs
+        self._stdin, self._stdout, self._stderr = self.proc.stdin, self.proc.stdout, self.proc.stderr
         self._stop_deadline: float | None = None
-        self._out = self.proc.stdout.fileno()  # type: ignore[union-attr]
-        self._in = self.proc.stdin.fileno()  # type: ignore[union-attr]
+        self._out = self._stdout.fileno()
+        self._in = self._stdin.fileno()
         os.set_blocking(self._out, False)
         os.set_blocking(self._in, False)
         self._sel = selectors.DefaultSelector()
@@ -103,22 +106,24 @@ class SubprocessEngine:
         self._finalizer = weakref.finalize(self, _reap, self.proc, 0.0, self._pidfd)
 
     # -- the Engine protocol ---------------------------------------------------------
+    # The results are JSON as the engine sent it; ``CheckedEngine`` checks their shape against the schemas.
     def hello(self) -> JSONObject:
-        return self._call("hello", {"protocol": PROTOCOL_VERSION})
+        hello: JSONObject = self._call("hello", {"protocol": PROTOCOL_VERSION})
+        return hello
 
     def new_game(self, game: str, players: int, dealer: int, options: JSONObject) -> State:
-        return self._field(
-            self._call("new_game", {"game": game, "players": players, "dealer": dealer, "options": options}), "state"
-        )
+        params = {"game": game, "players": players, "dealer": dealer, "options": options}
+        return self._state(self._call("new_game", params))
 
     def legal_moves(self) -> list[Move]:
-        return self._field(self._call("legal_moves", {}), "moves")
+        moves: list[Move] = self._field(self._call("legal_moves", {}), "moves")
+        return moves
 
     def apply(self, move: Move) -> State:
-        return self._field(self._call("apply", {"move": move}), "state")
+        return self._state(self._call("apply", {"move": move}))
 
     def state(self) -> State:
-        return self._field(self._call("state", {}), "state")
+        return self._state(self._call("state", {}))
 
     def close(self) -> None:
         """Say ``bye``, give the child a moment to exit, then terminate/kill it; always reap."""
@@ -127,22 +132,16 @@ class SubprocessEngine:
         self._closed = True
         proc = self.proc
         if self._broken is None and proc.poll() is None:
-            try:
+            with contextlib.suppress(AdapterBroken):  # it cannot say goodbye: it is ended all the same
                 self._exchange("bye", {}, min(self.timeout, 2.0))
-            except AdapterBroken:
-                pass
-        try:
-            proc.stdin.close()  # type: ignore[union-attr]
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            self._stdin.close()
         _reap(proc, 1.0, None)
         self._stderr_thread.join(timeout=1.0)
         self._sel.close()
         _close_fd(self._pidfd)
-        try:
-            proc.stdout.close()  # type: ignore[union-attr]
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            self._stdout.close()
         self._finalizer.detach()
 
     def __enter__(self) -> SubprocessEngine:
@@ -233,11 +232,15 @@ class SubprocessEngine:
             raise error_from_wire(error)
         return reply["result"]
 
+    def _state(self, result: Any) -> State:
+        state: State = self._field(result, "state")
+        return state
+
     def _field(self, result: Any, name: str) -> Any:
         if not isinstance(result, dict) or name not in result:
-            raise self._break(
-                self._fail("bad_response", f"the result must be an object with {name!r}", self._request, result)
-            )  # type: ignore[misc]
+            broken = self._fail("bad_response", f"the result must be an object with {name!r}", self._request, result)
+            self._break(broken)
+            raise broken
         return result[name]
 
     def _check_quiet(self, request: JSONObject) -> None:
@@ -342,7 +345,7 @@ class SubprocessEngine:
             )
 
     # -- failures ----------------------------------------------------------------------
-    def _fail(self, kind: str, message: str, request: JSONObject, received: Any) -> AdapterBroken:
+    def _fail(self, kind: BrokenKind, message: str, request: JSONObject, received: Any) -> AdapterBroken:
         return AdapterBroken(kind, message, sent=request, received=received, stderr=self.stderr_tail())
 
     def _exited(self, request: JSONObject, when: str, partial: bytes = b"") -> AdapterBroken:
@@ -355,17 +358,16 @@ class SubprocessEngine:
         self._stderr_thread.join(timeout=0.5)  # let the last of the log arrive
         return self._fail("exited", f"the engine {what} {when}", request, _shown(partial) or None)
 
-    def _break(self, broken: AdapterBroken | None) -> AdapterBroken | None:
+    def _break(self, broken: AdapterBroken | None) -> None:
         """The wire is out of step: remember why, and end the child now."""
         if broken is not None and self._broken is None:
             self._broken = broken
         elif self._broken is None:
             self._broken = AdapterBroken("interrupted", "a call was interrupted; the engine was stopped")
         _reap(self.proc, 0.0, None)
-        return broken
 
     def _drain_stderr(self) -> None:
-        fd = self.proc.stderr.fileno()  # type: ignore[union-attr]
+        fd = self._stderr.fileno()
         try:
             while True:
                 chunk = os.read(fd, 65536)
@@ -378,10 +380,8 @@ class SubprocessEngine:
         except OSError:
             pass
         finally:
-            try:
-                self.proc.stderr.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
+            with contextlib.suppress(OSError):
+                self._stderr.close()
 
 
 def _shown(data: bytes) -> str:
@@ -405,7 +405,5 @@ def _pidfd(pid: int) -> int | None:
 
 def _close_fd(fd: int | None) -> None:
     if fd is not None:
-        try:
+        with contextlib.suppress(OSError):
             os.close(fd)
-        except OSError:
-            pass

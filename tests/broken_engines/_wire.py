@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from ruleproof.reference import ReferenceEngine
 
+from ruleproof.reference import ReferenceEngine
 from ruleproof.transport.server import handle
 
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ruleproof.reference import ReferenceEngine, rules_for
-
 from ruleproof.engine import IllegalMove
+from ruleproof.reference import ReferenceEngine, rules_for
 
 
 def raises() -> Any:

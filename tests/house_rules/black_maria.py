@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from attrs import evolve
+
 from ruleproof.reference.base import ReferenceEngine
 from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, in_deck_order
 

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from attrs import evolve
+
 from ruleproof.reference.base import ReferenceEngine
 from ruleproof.reference.idiot import Idiot, IdiotOptions, IdiotState
 

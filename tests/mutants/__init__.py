@@ -17,16 +17,13 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from attrs import frozen
+
+from ruleproof.games import SPECS
 from ruleproof.reference.base import ReferenceEngine, Rules
 
 R = TypeVar("R", bound=type)
 
-MODULES = {
-    "black-maria": "tests.mutants.black_maria",
-    "idiot": "tests.mutants.idiot",
-    "fool": "tests.mutants.fool",
-    "moon": "tests.mutants.moon",
-}
+MODULES = {s.name: s.mutants for s in SPECS}  # game -> its gallery module (ruleproof.games)
 
 
 @frozen
@@ -41,11 +38,6 @@ class Mutant:
 
     def engine(self) -> ReferenceEngine:
         return ReferenceEngine([self.rules()], name=f"mutant:{self.name}")
-
-    @property
-    def spec(self) -> str:
-        """The ``--engine`` argument that certifies this mutant."""
-        return f"{self.rules.__module__}:{self.rules.__qualname__}.engine"
 
 
 class ListsByTheRules:

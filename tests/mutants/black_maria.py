@@ -11,9 +11,9 @@ concrete situation where it differs from the reference.
 from __future__ import annotations
 
 from attrs import evolve
-from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, in_deck_order
 
 from ruleproof.notation import rank_index, suit
+from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, in_deck_order
 from tests.mutants import ListsByTheRules, mutant
 
 

@@ -9,10 +9,10 @@ reference in a situation a random game reaches or a scripted deal can set up;
 from __future__ import annotations
 
 from attrs import evolve
-from ruleproof.reference.fool import Fool, FoolState, Hand, Seat
 
 from ruleproof.engine import JSONObject
 from ruleproof.notation import FOOL_WILD, fool_number
+from ruleproof.reference.fool import Fool, FoolState, Hand, Seat
 from tests.mutants import ListsByTheRules, mutant
 
 

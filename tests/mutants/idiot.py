@@ -9,10 +9,10 @@ scripted fixture sets up (tests/test_reference_idiot.py shows one each).
 from __future__ import annotations
 
 from attrs import evolve
-from ruleproof.reference.idiot import TWO, Cards, Idiot, IdiotOptions, IdiotState
 
 from ruleproof.engine import Move
 from ruleproof.notation import rank
+from ruleproof.reference.idiot import TWO, Cards, Idiot, IdiotOptions, IdiotState
 from tests.mutants import mutant
 
 

@@ -8,6 +8,7 @@ from the reference in a situation a random game or a scripted fixture reaches;
 
 from __future__ import annotations
 
+from ruleproof.engine import JSONObject
 from ruleproof.reference.moon import (
     DOUBLES,
     ENDS,
@@ -21,8 +22,6 @@ from ruleproof.reference.moon import (
     Seat,
     Tile,
 )
-
-from ruleproof.engine import JSONObject
 from tests.mutants import ListsByTheRules, mutant
 
 # ---------------------------------------------------------------- setup and bidding

@@ -1,0 +1,168 @@
+"""``GameProperties``: the base of each game's rules stated as properties.
+
+A game's properties are a ``GameProperties`` subclass: an observer that is
+shown every transition (state before, move, state after) and records a
+``Finding`` naming each clause the transition breaks, then lets the game go
+on (record and continue).  Nothing here knows any game's rules.  Driving an
+engine is ``ruleproof.session``; the finding and trace model is
+``ruleproof.findings``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from attrs import frozen
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
+
+from ruleproof import clauses as docs
+from ruleproof.engine import JSONObject, Move
+from ruleproof.findings import Finding, Setup
+from ruleproof.games import CONTRACT_DOC, spec
+from ruleproof.properties.checks import CheckRegistry
+from ruleproof.properties.contract import CONTRACT_CLAUSES
+from ruleproof.properties.snapshot import Snapshot, Step
+
+if TYPE_CHECKING:
+    from ruleproof.session import Ledger
+
+
+@frozen
+class IntRange:
+    """An integer option's contract values: ``lo`` up to ``hi`` (no upper bound when None)."""
+
+    lo: int
+    hi: int | None = None
+
+
+class GameProperties:
+    """Base of one game's properties: the model a check may keep, and the hooks.
+
+    Subclasses set ``game``, ``checks`` (a ``CheckRegistry`` declaring every
+    clause they report on) and implement the hooks that draw setups, deals and
+    illegal moves.  One instance observes one game (a fresh one per ``new_game``).
+    """
+
+    game: ClassVar[str]
+    checks: ClassVar[CheckRegistry]
+    # zones whose order is meaningful (a trick, a pile); the others compare as multisets
+    ordered_zones: ClassVar[frozenset[str]] = frozenset({"trick"})
+    # (option, value) -> clauses that can only be checked with that option value
+    option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {}
+    # the contract's values of each option (docs/rules/GAME.md): a list, or an IntRange
+    options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {}
+    # the step budget of one Hypothesis example is this many times the profile's base
+    step_scale: ClassVar[float] = 1.0
+    # the clause a refused deal breaks (a deal the properties drew is one the rules allow)
+    deal_clause: ClassVar[str]
+    # clauses no behaviour can break on their own (a definition others apply, "no guaranteed
+    # termination"): reported `covered` when reached, never `pass`
+    covered_only: ClassVar[frozenset[str]] = frozenset()
+    # clause -> the situations that tell its readings apart (e.g. MOON-SCORE-1: made exactly, made
+    # with overtricks, failed); a clause that passes without reaching them all is `partial`
+    situations: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def __init__(self, setup: Setup, ledger: Ledger) -> None:
+        self.setup = setup
+        self.ledger = ledger
+
+    # -- reporting -----------------------------------------------------------------
+    def cover(self, *clauses: str) -> None:
+        for clause in clauses:
+            self.ledger.hit(clause)
+
+    def fail(self, clause: str, message: str, expected: Any = None, got: Any = None) -> None:
+        """Record a violation of ``clause``; the check (and the game) go on."""
+        self.ledger.record(Finding(clause, message, expected, got))
+
+    def expect(self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None) -> None:
+        """Cover ``clause``; record a violation when ``ok`` is false."""
+        self.ledger.hits[clause] += 1  # the ledger's hit, inlined: this runs dozens of times a step
+        if not ok:
+            self.fail(clause, message, expected, got)
+
+    def situation(self, clause: str, name: str) -> None:
+        """Count ``clause`` as judged in the situation ``name`` (declared in ``situations``)."""
+        self.ledger.situation(clause, name)
+
+    def guarded(self, name: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run one check so that a crash on a strange state never stops the others (it is reported)."""
+        try:
+            return fn(*args)
+        except HypothesisException:  # Hypothesis's own control flow (a rejected or overrun draw)
+            raise
+        except Exception as exc:  # the kit's own bug on a state it did not foresee: never a verdict
+            self.ledger.crashed(name, exc)
+            return None
+
+    # -- the verdict table -----------------------------------------------------------
+    @classmethod
+    def all_clauses(cls) -> list[str]:
+        """Every clause these properties and the game's fixtures report on, in the rules' order."""
+        return list(clause_table(cls))
+
+    # -- hooks ---------------------------------------------------------------------
+    @classmethod
+    def default_options(cls, players: int, sent: JSONObject) -> JSONObject:
+        """The contract's default of every option left out of ``new_game`` (CONTRACT-SETUP-3).
+
+        Some depend on the player count or on another option ``sent``.
+        """
+        return {}
+
+    @classmethod
+    def setups(cls, declared: JSONObject) -> st.SearchStrategy[Setup]:
+        """The setups to draw, from the engine's ``hello`` entry for this game."""
+        raise NotImplementedError
+
+    def deal(self, snap: Snapshot, data: st.DataObject) -> Move:
+        """Draw a complete deal for the current state (phase ``deal``)."""
+        raise NotImplementedError
+
+    def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> Move:
+        """Pick a legal move: ``pick`` is a drawn integer far larger than any move list, so
+        ``pick % n`` is an index and ``pick // n`` is left for further choices (override to steer
+        towards progress; ``data`` is there for the rarer extra draws)."""
+        return snap.moves[pick % len(snap.moves)]
+
+    def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[Move, str]]:
+        """Well-formed moves the rules forbid here, each with the clause it breaks
+        (declared with ``@checks.hook``)."""
+        return ()
+
+    def start(self, snap: Snapshot) -> None:
+        """Checks on the state right after ``new_game`` (their clauses declared with ``@checks.hook``)."""
+
+    def observe(self, step: Step) -> None:
+        """Run every registered check on one transition, whatever the others found."""
+        for check in self.checks.checks:
+            self.guarded(check.name, check.fn, self, step)
+
+    def after_rejection(self, snap: Snapshot, move: Move, clause: str) -> None:
+        """Checks after an illegal move was rejected (beyond 'state unchanged')."""
+
+
+_TABLES: dict[type[GameProperties], tuple[str, ...]] = {}  # the table of each properties class, made once
+
+
+def clause_table(props: type[GameProperties]) -> tuple[str, ...]:
+    """The clauses of one game's verdict table: those its checks and hooks declare, its deal clause
+    and its bundled fixtures' clauses, in the order of the game's rules document (then the contract
+    document's, for a contract clause a check states), followed by the contract's own clauses."""
+    if props not in _TABLES:
+        _TABLES[props] = _make_table(props)
+    return _TABLES[props]
+
+
+def _make_table(props: type[GameProperties]) -> tuple[str, ...]:
+    from ruleproof.scenarios import bundled  # scenarios drives GameProperties: imported when first asked
+
+    stated = {*props.checks.clauses(), props.deal_clause}
+    for fx in bundled(props.game):
+        stated.update(fx.clauses)
+        stated.update(s["clause"] for s in fx.steps if "clause" in s)
+    order = {c: i for i, c in enumerate([*docs.document(spec(props.game).rules_doc), *docs.document(CONTRACT_DOC)])}
+    own = sorted(stated - set(CONTRACT_CLAUSES), key=lambda c: (order.get(c, len(order)), c))
+    return (*own, *CONTRACT_CLAUSES)

@@ -1,0 +1,135 @@
+"""What a check looks at: one engine state with its legal moves, one transition, and their views.
+
+``Snapshot`` parses a state once per step, ``Step`` is the transition shown to
+the checks; ``move_key`` is how moves compare (protocol.md §2), ``move_diff``,
+``canonical`` and ``summary`` are the views findings and comparisons use.
+Nothing here knows any game's rules.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, cast
+
+import orjson
+from attrs import frozen
+
+from ruleproof.engine import JSONObject, Move, State
+
+
+def move_key(move: Any) -> bytes:
+    """Moves compare as JSON after sorting card lists (protocol.md §2)."""
+    if isinstance(move, dict) and isinstance(move.get("cards"), list):
+        move = {**move, "cards": sorted(move["cards"], key=str)}
+    return orjson.dumps(move, option=orjson.OPT_SORT_KEYS)
+
+
+def move_diff(want: Iterable[Move], got: Iterable[Move], most: int = 6) -> tuple[JSONObject, JSONObject]:
+    """Expected versus got for a legal-move set, in one notation: the moves themselves.
+
+    ``expected`` names the moves the rules allow that are not listed
+    (``includes``) and the listed moves the rules forbid (``excludes``);
+    ``got`` says the same from the engine's side (``lacks`` / ``lists``).
+    """
+    w = {move_key(m): m for m in want}
+    g = {move_key(m): m for m in got}
+    missing = [w[k] for k in sorted(w.keys() - g.keys())][:most]
+    extra = [g[k] for k in sorted(g.keys() - w.keys())][:most]
+    expected: JSONObject = {"includes": missing} if missing else {}
+    found: JSONObject = {"lacks": missing} if missing else {}
+    if extra:
+        expected["excludes"] = extra
+        found["lists"] = extra
+    if not missing and not extra:  # same set, so the difference is a move listed twice
+        expected, found = {"moves": len(w)}, {"moves": len(list(got))}
+    return expected, found
+
+
+@frozen
+class Snapshot:
+    """One engine state with its legal moves, parsed once per step."""
+
+    raw: State
+    moves: tuple[Move, ...]
+
+    @property
+    def phase(self) -> str:
+        return cast(str, self.raw["phase"])
+
+    @property
+    def to_act(self) -> int | None:
+        return cast("int | None", self.raw["to_act"])
+
+    @property
+    def players(self) -> int:
+        return cast(int, self.raw["players"])
+
+    @property
+    def options(self) -> JSONObject:
+        return cast(JSONObject, self.raw["options"])
+
+    @property
+    def scores(self) -> list[int]:
+        return cast("list[int]", self.raw["scores"])
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.raw.get(name, default)
+
+    def zone(self, name: str) -> list[str]:
+        """A zone's cards; a zone left out is empty (protocol.md §4)."""
+        return self.raw["zones"].get(name) or []
+
+    def zone_names(self) -> Iterable[str]:
+        return cast("Iterable[str]", self.raw["zones"].keys())
+
+    @functools.cached_property
+    def keyed(self) -> dict[bytes, Move]:
+        """The legal moves by their comparison key (computed once per snapshot)."""
+        return {move_key(m): m for m in self.moves}
+
+    @functools.cached_property
+    def move_keys(self) -> frozenset[bytes]:
+        return frozenset(self.keyed)
+
+    def all_cards(self) -> Counter[str]:
+        """Every card in every zone, as a multiset."""
+        total: Counter[str] = Counter()
+        for cards in self.raw["zones"].values():
+            total.update(cards)
+        return total
+
+
+@frozen
+class Step:
+    """One transition shown to the checks."""
+
+    before: Snapshot
+    move: Move
+    after: Snapshot
+
+    @property
+    def kind(self) -> str:
+        return cast(str, self.move.get("type", ""))
+
+
+def canonical(state: State, ordered: frozenset[str]) -> JSONObject:
+    """A state with unordered zones sorted and empty zones dropped, for comparison."""
+    zones = {
+        name: (list(cards) if name in ordered else sorted(cards))
+        for name, cards in state.get("zones", {}).items()
+        if cards
+    }
+    return {**state, "zones": zones}
+
+
+def summary(state: State) -> JSONObject:
+    """A short view of a state for messages: phase, who acts, sizes of zones."""
+    return {
+        "phase": state.get("phase"),
+        "to_act": state.get("to_act"),
+        "round": state.get("round"),
+        "scores": state.get("scores"),
+        "zones": {k: len(v) for k, v in state.get("zones", {}).items() if v},
+    }

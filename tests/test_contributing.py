@@ -1,0 +1,40 @@
+"""docs/contributing.md names files that exist (a guide pointing at moved files sends people astray)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ruleproof.games import SPECS
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = ROOT / "docs" / "contributing.md"
+CODE = re.compile(r"`([^`\s]+)`")
+FILES = (".py", ".md", ".json", ".toml")
+PLACEHOLDERS = ("NAME", "TRACE", "PATH", "FILE", "CLAUSE")  # stand for what the contributor creates
+
+
+def named_paths() -> list[str]:
+    """Every code span of the guide that is a file or folder path (``docs/rules/GAME.md``, ``.ci/run``)."""
+    spans = CODE.findall(GUIDE.read_text(encoding="utf-8"))
+    paths = [s for s in spans if ("/" in s or s.endswith(FILES)) and not s.startswith(("-", "http")) and ":" not in s]
+    return [p for p in dict.fromkeys(paths) if not any(word in p for word in PLACEHOLDERS)]
+
+
+def for_each_game(path: str) -> list[str]:
+    """GAME is a game's name, GAME_ its module name: a path naming them stands for every game's."""
+    if "GAME" not in path:
+        return [path]
+    return [path.replace("GAME_", s.name.replace("-", "_")).replace("GAME", s.name) for s in SPECS]
+
+
+def test_the_guide_names_enough_paths() -> None:
+    assert len(named_paths()) >= 20, named_paths()
+
+
+@pytest.mark.parametrize("path", named_paths())
+def test_every_path_the_guide_names_exists(path: str) -> None:
+    missing = [p for p in for_each_game(path) if not (ROOT / p).exists()]
+    assert not missing, f"docs/contributing.md names {missing}"

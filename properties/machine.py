@@ -21,6 +21,7 @@ from wherever ruleproof was installed.
 
 from __future__ import annotations
 
+import functools
 import random
 import weakref
 from collections.abc import Callable
@@ -29,12 +30,12 @@ from typing import Any
 from attrs import define, field
 from hypothesis import reject, settings
 from hypothesis import strategies as st
-from ruleproof.properties.machinery import GameProperties
 
 from ruleproof import draws
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import AdapterBroken, Unsupported
 from ruleproof.findings import Setup
+from ruleproof.properties.base import GameProperties
 from ruleproof.session import Ledger, Session, Sink
 
 # one step in ILLEGAL_ODDS tries a forbidden move; the rest play legal moves
@@ -103,7 +104,7 @@ def explore(run: Exploration, steps: int, config: settings, seed: int | None = N
                 return
             run.stats["steps"] += 1
             probe, pick = draw_step(data)
-            walker.guard(lambda: walker.step(probe, pick))
+            walker.guard(functools.partial(walker.step, probe, pick))
         walker.guard(walker.teardown)
 
     draws.explore(example, config, seed)

@@ -117,14 +117,16 @@ def require_list(move: Move, name: str, item: type) -> list[Any]:
     for i, x in enumerate(value):
         if not isinstance(x, item) or (isinstance(x, bool) and item is not bool):
             raise BadRequest(f"move.{name}[{i}]: {x!r} has the wrong JSON type")
-    return value
+    items: list[Any] = value
+    return items
 
 
 def move_type(move: Any) -> str:
     """The move's ``type``; malformed moves are bad requests (protocol.md §2)."""
     if not isinstance(move, dict):
         raise BadRequest("move: must be an object")
-    return require(move, "type", str)
+    kind: str = require(move, "type", str)
+    return kind
 
 
 def wrong_phase(clause: str, kind: str, phase: str) -> IllegalMove:

@@ -16,15 +16,16 @@ black_maria.py) can override exactly one of them.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
-from attrs import evolve, frozen
-from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
+from attrs import fields, frozen
 
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
 from ruleproof.notation import STANDARD_CARDS, STANDARD_DECK, rank, rank_index, suit
+from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 Cards = tuple[str, ...]
 
@@ -67,6 +68,20 @@ class BlackMariaState:
     won: tuple[Cards, ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...] | None
+
+
+_FIELDS = tuple(a.name for a in fields(BlackMariaState))
+_ALL_FIELDS = operator.attrgetter(*_FIELDS)
+_POSITION = {name: i for i, name in enumerate(_FIELDS)}
+
+
+def evolve(state: BlackMariaState, **changes: Any) -> BlackMariaState:
+    """``attrs.evolve`` for a BlackMariaState: a copy with ``changes``.  Every play makes one, and the
+    generic ``attrs.evolve`` looks the seventeen fields up one by one."""
+    values = list(_ALL_FIELDS(state))
+    for name, value in changes.items():
+        values[_POSITION[name]] = value
+    return BlackMariaState(*values)
 
 
 class BlackMaria(Rules[BlackMariaState]):

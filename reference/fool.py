@@ -24,10 +24,10 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from attrs import evolve, field, frozen
-from ruleproof.reference.base import Rules, move_type, require, wrong_phase
 
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
 from ruleproof.notation import FOOL_BOX_MAX, FOOL_BOX_WILDS, FOOL_COLOURS, FOOL_WILD, fool_box, fool_card, fool_number
+from ruleproof.reference.base import Rules, move_type, require, wrong_phase
 
 Phase = Literal["deal", "play", "over"]
 Seat = int
@@ -151,7 +151,7 @@ class Fool(Rules[FoolState]):
                 )
         if not 0 <= deck[FOOL_WILD] <= FOOL_BOX_WILDS:
             raise BadRequest(f"options.deck.1: {deck[FOOL_WILD]} is outside 0..{FOOL_BOX_WILDS}")
-        profile = DeckProfile(top=tuple(deck[c] for c in FOOL_COLOURS), wilds=deck[FOOL_WILD])  # type: ignore[arg-type]
+        profile = DeckProfile(top=tuple(deck[c] for c in FOOL_COLOURS), wilds=deck[FOOL_WILD])
         size, wanted = len(profile.cards()), self.hand_size(players) * players
         if size != wanted:
             raise BadRequest(f"options.deck: {size} cards, but {players} players need {wanted}")

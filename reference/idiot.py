@@ -45,10 +45,10 @@ from itertools import product
 from typing import Any
 
 from attrs import fields, frozen
-from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
 from ruleproof.notation import STANDARD_CARDS, STANDARD_DECK, rank
+from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 Cards = tuple[str, ...]
 RankTest = Callable[[str], bool]
@@ -145,6 +145,9 @@ def evolve(state: IdiotState, **changes: Any) -> IdiotState:
 
 def remove_cards(zone: Cards, cards: Iterable[str]) -> Cards:
     """``zone`` without one copy of each of ``cards`` (all present)."""
+    if isinstance(cards, tuple) and len(cards) == 1 and cards[0] in zone:  # the usual play: one card
+        i = zone.index(cards[0])
+        return zone[:i] + zone[i + 1 :]
     left = Counter(cards)
     kept = []
     for card in zone:
@@ -583,6 +586,29 @@ class Idiot(Rules[IdiotState]):
 
     def apply(self, state: IdiotState, move: Move) -> IdiotState:
         kind = move_type(move)
+        self._check_phase(state, kind)
+        if kind == "deal":
+            return self.deal(state, move)
+        seat = state.to_act
+        assert seat is not None
+        if kind == "swap":
+            hand_card, up_card = require(move, "hand", str), require(move, "face_up", str)
+            self.check_card(hand_card)
+            self.check_card(up_card)
+            return self.swap(state, seat, hand_card, up_card)
+        if kind == "play":
+            cards = tuple(require_list(move, "cards", str))
+            for card in cards:
+                self.check_card(card)
+            return self.play(state, seat, cards)
+        if kind == "play_blind":
+            return self.play_blind(state, seat, require(move, "index", int))
+        # ready, decline, pickup and stop take no field: each is the method of its name
+        simple: Callable[[IdiotState, int], IdiotState] = getattr(self, kind)
+        return simple(state, seat)
+
+    def _check_phase(self, state: IdiotState, kind: str) -> None:
+        """The move type exists and belongs to this phase, else the clause that says what the phase is for."""
         if state.phase == "over":
             raise IllegalMove("IDIOT-END-1", f"the game is over: no {kind!r} move is accepted")
         if kind not in _MOVE_TYPES:
@@ -594,30 +620,6 @@ class Idiot(Rules[IdiotState]):
                 else _PHASE_CLAUSE[state.phase]
             )
             raise wrong_phase(clause, kind, state.phase)
-        if kind == "deal":
-            return self.deal(state, move)
-        seat = state.to_act
-        assert seat is not None
-        if kind == "swap":
-            hand_card, up_card = require(move, "hand", str), require(move, "face_up", str)
-            self.check_card(hand_card)
-            self.check_card(up_card)
-            return self.swap(state, seat, hand_card, up_card)
-        if kind == "ready":
-            return self.ready(state, seat)
-        if kind == "decline":
-            return self.decline(state, seat)
-        if kind == "play":
-            cards = tuple(require_list(move, "cards", str))
-            for card in cards:
-                self.check_card(card)
-            return self.play(state, seat, cards)
-        if kind == "play_blind":
-            index = require(move, "index", int)
-            return self.play_blind(state, seat, index)
-        if kind == "pickup":
-            return self.pickup(state, seat)
-        return self.stop(state, seat)
 
     def play(self, state: IdiotState, seat: int, cards: Cards) -> IdiotState:
         if not cards:
@@ -653,6 +655,8 @@ class Idiot(Rules[IdiotState]):
 
     def play_source(self, state: IdiotState, seat: int, cards: Cards) -> str:
         """Where the play comes from: "hand", "combo" (IDIOT-TABLE-3) or "face_up"."""
+        if len(cards) == 1 and cards[0] in state.hands[seat] and self.hand_open(state, seat):
+            return "hand"  # the usual play, one hand card: the Counters below would say the same
         want, hand = Counter(cards), Counter(state.hands[seat])
         if self.hand_open(state, seat) and want <= hand:
             return "hand"  # the usual case, decided before the face-up cards are counted
@@ -695,7 +699,7 @@ class Idiot(Rules[IdiotState]):
         burned = self.burns(pile, cards, state.options)
         if burned:
             burned_cards, pile = burned_cards + pile, ()
-        draw, drawn = state.draw, ()
+        draw, drawn = state.draw, tuple[str, ...]()
         if source in ("hand", "combo"):
             k = self.draw_count(len(hand), len(draw))
             if k:

@@ -18,13 +18,13 @@ it was.
 
 from __future__ import annotations
 
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from attrs import evolve, frozen
-from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
 from ruleproof.notation import MOON_TILES, tile_ends
+from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 Tile: TypeAlias = str
 Seat: TypeAlias = int
@@ -102,8 +102,9 @@ class MoonState:
         }
 
 
-def _with(items: tuple, index: int, value: object) -> tuple:
-    """A copy of ``items`` with one position replaced."""
+def _with(items: tuple[Any, ...], index: int | None, value: object) -> tuple[Any, ...]:
+    """A copy of ``items`` with one position replaced (``index``: the seat to act, never None here)."""
+    assert index is not None
     return (*items[:index], value, *items[index + 1 :])
 
 
@@ -424,7 +425,8 @@ class Moon(Rules[MoonState]):
         return contract in (hi, lo)
 
     def suits_of(self, t: Tile, contract: Contract | None) -> tuple[int, ...]:
-        """MOON-TRUMP-2/-3, MOON-FOLLOW-2 (MOON-AMB-6): a non-trump tile belongs to both its numbers' suits; a trump to none."""
+        """MOON-TRUMP-2/-3, MOON-FOLLOW-2 (MOON-AMB-6): a non-trump tile belongs to both its numbers' suits;
+        a trump to none."""
         if self.is_trump(t, contract):
             return ()
         hi, lo = ENDS[t]

@@ -11,30 +11,58 @@ expected payoff, cheapest and largest first:
 2. drop probes (all at once, then by halves);
 3. hoist the violating event to earlier points of its round (a probe that
    must be refused usually must be refused right after the deal too);
-4. drop earlier rounds (whole deal-to-deal blocks), adjusting the first
+4. with a lenient replay, keep the violating round's start and let the
+   engine's first listed moves play on (from the deal, then from halfway);
+5. drop earlier rounds (whole deal-to-deal blocks), adjusting the first
    dealer so that the seats that dealt keep dealing;
-5. smaller setups (fewer players, a smaller target), alone or with only the
+6. smaller setups (fewer players, a smaller target), alone or with only the
    violating round kept;
-6. ddmin over the remaining single moves and chunks of moves.
+7. ddmin over the remaining single moves and chunks of moves.
 
 A candidate is kept only when ``reproduces`` says it still shows the same
 failure; it then returns how many events lead up to the violation and the
-candidate is cut there.  The budget counts calls to ``reproduces``, never
-seconds, and nothing here is random: the same trace and the same engine give
-the same minimized trace.
+candidate is cut there.  Moves depend on each other (whose turn it is, which
+cards are held), so a strict replay of a candidate with a move dropped mostly
+diverges; ``lenient_replay`` (what certification uses) replaces a recorded
+move the engine no longer lists by the first one it lists and keeps what was
+actually played.  The budget counts replays, never seconds, and nothing here
+is random: the same trace and the same engine give the same minimized trace.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import orjson
 from attrs import frozen
 
+from ruleproof.checked import CheckedEngine
+from ruleproof.engine import Move, Unsupported
 from ruleproof.findings import Event, Setup, Trace
+from ruleproof.properties.base import GameProperties
+from ruleproof.properties.contract import CONTRACT_DETERMINISM
+from ruleproof.properties.snapshot import move_key
+from ruleproof.session import Ledger, Session
 
 Reproduces = Callable[[Trace], int | None]
 Setups = Callable[[Setup], Sequence[Setup]]
+
+
+@frozen
+class Played:
+    """What a lenient replay played: the events sent, cut right after the violation.
+
+    ``origin[j]`` is the index in the candidate of the event ``events[j]`` stands for (the event
+    itself, or the listed move that replaced it), -1 for a move played on past the candidate's end.
+    """
+
+    events: tuple[Event, ...]
+    origin: tuple[int, ...]
+
+
+# replay a candidate leniently, playing no more than this many events in all (see ``lenient_replay``)
+Lenient = Callable[[Trace, int], Played | None]
 
 # A unit of deletion: the positions (ids, see _Work) of the events removed together.
 Unit = tuple[int, ...]
@@ -55,20 +83,24 @@ def minimize(
     *,
     budget: int,
     setups: Setups | None = None,
+    lenient: Lenient | None = None,
 ) -> Minimized:
-    """The smallest trace found within ``budget`` calls of ``reproduces``.
+    """The smallest trace found within ``budget`` calls of ``reproduces`` (or of ``lenient``).
 
     The input is replayed first: when it does not reproduce (a
     nondeterministic engine), it comes back unchanged, since nothing smaller
-    could be trusted either.
+    could be trusted either.  With ``lenient``, every candidate is replayed
+    by it instead: a move the engine no longer lists is replaced by one it
+    lists, so dropping a move no longer strands the moves after it.
     """
-    work = _Work(trace, reproduces, budget)
+    work = _Work(trace, reproduces, budget, lenient)
     if work.confirm():
         while work.left() > 0:
             before = work.size()
             _drop_games(work)
             _drop_probes(work)
             _hoist_violation(work)
+            _play_on(work)
             _drop_rounds(work)
             if setups is not None:
                 _smaller_setups(work, setups)
@@ -85,14 +117,17 @@ class _Work:
     its id), so a unit of deletion survives the cuts made by earlier passes.
     """
 
-    def __init__(self, trace: Trace, reproduces: Reproduces, budget: int) -> None:
+    def __init__(self, trace: Trace, reproduces: Reproduces, budget: int, lenient: Lenient | None = None) -> None:
         self.game = trace.game
         self.finding = trace.finding
         self.reproduces = reproduces
+        self.lenient = lenient
         self.budget = budget
         self.replays = 0
         self.pairs: list[tuple[int, Event]] = list(enumerate(trace.events))
         self.cache: dict[bytes, int | None] = {}
+        self.played: dict[bytes, Played | None] = {}
+        self.fresh = len(trace.events)  # the next id for a move played on past a candidate's end
 
     def trace(self) -> Trace:
         return Trace(self.game, tuple(e for _, e in self.pairs), self.finding)
@@ -117,6 +152,8 @@ class _Work:
             return False  # a trace starts with new_game (TraceError otherwise)
         candidate = Trace(self.game, tuple(e for _, e in pairs), self.finding)
         key = orjson.dumps(candidate.moves(), option=orjson.OPT_SORT_KEYS)
+        if self.lenient is not None:
+            return self._attempt_lenient(pairs, candidate, key, force=force)
         if key in self.cache:
             upto = self.cache[key]
         elif self.replays >= self.budget:
@@ -128,6 +165,31 @@ class _Work:
         if upto is None or upto < 1:
             return False
         cut = pairs[: min(upto, len(pairs))]
+        if not force and _size(cut) >= self.size():
+            return False
+        self.pairs = cut
+        return True
+
+    def _attempt_lenient(self, pairs: list[tuple[int, Event]], candidate: Trace, key: bytes, *, force: bool) -> bool:
+        """``attempt`` by a lenient replay: keep what was actually played when it is smaller."""
+        assert self.lenient is not None
+        limit = len(self.pairs) if force else len(self.pairs) - 1  # a longer trace is no gain
+        if key in self.played:
+            played = self.played[key]
+        elif self.replays >= self.budget:
+            return False
+        else:
+            self.replays += 1
+            played = self.played[key] = self.lenient(candidate, limit)
+        if played is None or not played.events:
+            return False
+        cut = []
+        for event, origin in zip(played.events, played.origin, strict=True):
+            if origin < 0:
+                origin_id, self.fresh = self.fresh, self.fresh + 1
+            else:
+                origin_id = pairs[origin][0]
+            cut.append((origin_id, event))
         if not force and _size(cut) >= self.size():
             return False
         self.pairs = cut
@@ -185,7 +247,7 @@ def _with_dealer(pairs: list[tuple[int, Event]], new_game_id: int, dealer: int) 
     return [(i, Event("new_game", {**e.value, "dealer": dealer}) if i == new_game_id else e) for i, e in pairs]
 
 
-def _dealers(setup: dict, dropped: int) -> Iterator[int]:
+def _dealers(setup: dict[str, Any], dropped: int) -> Iterator[int]:
     """First dealers to try after dropping ``dropped`` rounds: the one who dealt the kept round first.
 
     All four games pass the deal to the left (dealer + 1), so the round that
@@ -217,7 +279,7 @@ def _drop_games(work: _Work) -> None:
 def _drop_probes(work: _Work) -> None:
     """Drop probes (reject events) before the violation: all, then by halves."""
     last = _last_id(work)
-    probes = [(i,) for i, e in work.pairs if e.kind == "reject" and i != last]
+    probes: list[Unit] = [(i,) for i, e in work.pairs if e.kind == "reject" and i != last]
     if probes:
         _ddmin(work, probes)
 
@@ -244,6 +306,25 @@ def _hoist_violation(work: _Work) -> None:
         if work.attempt(candidate):
             return
         lo = (lo + end + 1) // 2
+
+
+def _play_on(work: _Work) -> None:
+    """With a lenient replay: keep the violating round's start, then let the engine's first listed moves play.
+
+    Tried right after the round's deal, then halfway to the violation: a rule broken in every trick
+    or turn shows within a few moves whatever is played.
+    """
+    if work.lenient is None:
+        return
+    game = _games(work.pairs)[-1]
+    rounds = _rounds(game)
+    start = work.pairs.index(rounds[-1][0]) + 1 if rounds else work.pairs.index(game[0]) + 1
+    end = len(work.pairs) - 1
+    for lo in (start, (start + end) // 2):
+        if lo >= end or work.left() <= 0:
+            return
+        if work.attempt(work.pairs[:lo]):
+            return
 
 
 def _drop_rounds(work: _Work) -> None:
@@ -316,7 +397,7 @@ def _smaller_setups(work: _Work, setups: Setups, limit: int = 6) -> None:
 def _ddmin_moves(work: _Work) -> None:
     """ddmin over single moves and probes: never a new_game, a deal or the violation itself."""
     last = _last_id(work)
-    units = [(i,) for i, e in work.pairs if e.kind != "new_game" and not _is_deal(e) and i != last]
+    units: list[Unit] = [(i,) for i, e in work.pairs if e.kind != "new_game" and not _is_deal(e) and i != last]
     if units:
         _ddmin(work, units)
 
@@ -358,4 +439,89 @@ def _ddmin(work: _Work, units: list[Unit], adjust: Adjust | None = None) -> None
         chunks = min(chunks * 2, len(units))
 
 
-__all__ = ["Minimized", "minimize"]
+# -- the lenient replay -------------------------------------------------------------------
+
+
+class _Stranded(Exception):
+    """The candidate cannot be followed any further (no game, a deal out of place, a refused move)."""
+
+
+def lenient_replay(engine: CheckedEngine, props_cls: type[GameProperties], clause: str) -> Lenient:
+    """A replay for ``minimize(lenient=...)`` that follows a candidate wherever the engine lets it.
+
+    A recorded move the engine does not list here is replaced by the first move it lists; a probe
+    the engine now lists is sent only where the properties still name it as breaking its clause
+    (else it is dropped, so a move that became legal is not blamed); once the candidate runs out,
+    the first listed move is played on.  It answers what was played, cut right after ``clause`` first
+    failed, or None when it did not fail within ``limit`` events.  Deterministic: the same engine
+    plays the same moves.
+    """
+
+    def run(candidate: Trace, limit: int) -> Played | None:
+        failed: list[str] = []
+        session = Session(engine, props_cls, Ledger(), lambda finding, _: failed.append(finding.clause))
+        events: list[Event] = []
+        origin: list[int] = []
+        try:
+            for i, event in enumerate(candidate.events):
+                if len(events) >= limit:
+                    return None
+                sent = _send(session, event)
+                if sent is not None:
+                    events.append(sent)
+                    origin.append(i)
+                if clause in failed:
+                    return Played(tuple(events), tuple(origin))
+            if clause == CONTRACT_DETERMINISM and session.snap is not None:  # judged by replaying the game
+                session.replay_current_game()
+                if clause in failed:
+                    return Played(tuple(events), tuple(origin))
+            while len(events) < limit and session.snap is not None and session.snap.moves:
+                events.append(_send_listed(session, session.snap.moves[0]))
+                origin.append(-1)
+                if clause in failed:
+                    return Played(tuple(events), tuple(origin))
+        except _Stranded:
+            if clause in failed:  # the violation was the refusal itself (CONTRACT-MOVES-2, a deal clause)
+                return Played(tuple(events), tuple(origin))
+        return None
+
+    return run
+
+
+def _send(session: Session, event: Event) -> Event | None:
+    """Send one candidate event as the lenient replay does: the event sent, None when dropped."""
+    if event.kind == "new_game":
+        try:
+            session.start(Setup.from_json(event.value))
+        except Unsupported:
+            raise _Stranded from None
+        return event
+    snap, props = session.snap, session.props
+    if snap is None or props is None:
+        raise _Stranded
+    if event.kind == "reject":
+        key, clause = move_key(event.value), event.clause or "CONTRACT-REJECT-1"
+        if key in snap.move_keys:  # listed here: sent only if the properties still call it illegal
+            bad = props.guarded("illegal_moves", props.illegal_moves, snap) or ()
+            if not any(c == clause and move_key(m) == key for m, c in bad):
+                return None
+        session.reject(event.value, clause)
+        return event
+    if _is_deal(event):
+        if snap.phase != "deal" or not session.apply(event.value):
+            raise _Stranded
+        return event
+    if snap.phase == "deal" or not snap.moves:
+        raise _Stranded  # the round ended sooner than recorded: no deal to send
+    move = event.value if move_key(event.value) in snap.move_keys else snap.moves[0]
+    return _send_listed(session, move)
+
+
+def _send_listed(session: Session, move: Move) -> Event:
+    if not session.apply(move, listed=True):
+        raise _Stranded
+    return Event("apply", move)
+
+
+__all__ = ["Minimized", "Played", "lenient_replay", "minimize"]

@@ -23,19 +23,19 @@ from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis.errors import Unsatisfiable
 
 from ruleproof.checked import CheckedEngine
-from ruleproof.engine import AdapterBroken
+from ruleproof.engine import AdapterBroken, JSONObject
 from ruleproof.findings import Finding, Setup, Trace
-from ruleproof.minimize import minimize
+from ruleproof.minimize import lenient_replay, minimize
 from ruleproof.properties import properties_for
+from ruleproof.properties.base import GameProperties
 from ruleproof.properties.machine import Exploration, explore
-from ruleproof.properties.machinery import GameProperties
-from ruleproof.replay import ReplayOutcome, replay
+from ruleproof.replay import replay
 from ruleproof.report import Failure, GameReport, Stopped
 from ruleproof.scenarios import Fixture, fixtures_for, run_fixture
 from ruleproof.session import Ledger, Session
 from ruleproof.smoke import smoke
 
-__all__ = ["PROFILES", "Failure", "GameReport", "Profile", "ReplayOutcome", "certify_game", "replay"]
+__all__ = ["PROFILES", "Profile", "certify_game"]
 
 Progress = Callable[[str, str], None]  # (game, message)
 
@@ -99,7 +99,7 @@ def hypothesis_settings(profile: Profile) -> settings:
     )
 
 
-def certify_game(
+def certify_game(  # noqa: PLR0913 - keyword options of the public API, passed by name by the CLI, plugin and tests
     engine: CheckedEngine,
     game: str,
     profile: Profile,
@@ -119,45 +119,44 @@ def certify_game(
     ``interrupted`` and keeps the verdicts so far).
     """
     started = time.perf_counter()
-    report = GameReport(game)
     props_cls = properties_for(game)
-    ledger, store = Ledger(), FindingStore(started)
-    calls0, declared, stage = engine.calls, {}, "smoke"
-    stopping = stop or threading.Event()
+    run = GameRun(
+        engine,
+        props_cls,
+        Ledger(),
+        FindingStore(started),
+        GameReport(game),
+        progress,
+        stop or threading.Event(),
+        stop_after,
+    )
+    report, ledger, store = run.report, run.ledger, run.store
+    calls0, stage = engine.calls, "smoke"
+    declared: JSONObject = {}
     try:
         progress(game, "smoke stage")
         declared = smoke(engine, game, ledger, store.sink)
         if fixtures:
-            _run_fixtures(
-                fixtures_for(game, declared, user_fixtures),
-                engine,
-                game,
-                props_cls,
-                ledger,
-                store,
-                report,
-                progress,
-                stopping,
-            )
+            _run_fixtures(run, fixtures_for(game, declared, user_fixtures))
         stage = "properties"
-        if properties and not stopping.is_set() and not (stop_after and stop_after in store.first):
-            _explore(engine, props_cls, declared, ledger, store, report, profile, seed, progress, stopping, stop_after)
+        if properties and not run.should_stop():
+            _explore(run, declared, profile, seed)
         progress(game, "minimizing counterexamples")
-        _minimize_all(engine, props_cls, store, report, profile, stop_after)
+        _minimize_all(run, profile)
     except AdapterBroken as broken:
         if broken.kind == "interrupted":  # a call cut short because the run is stopping: not the engine's fault
-            stopping.set()
+            run.stopping.set()
         else:
             report.broken = broken
             report.stopped = Stopped(stage, engine.calls - calls0, f"{broken.kind}: {broken.message}")
-    if report.broken is None and stopping.is_set():
+    if report.broken is None and run.stopping.is_set():
         report.interrupted = True
         report.stopped = Stopped(stage, engine.calls - calls0, "interrupted: stopped on request")
     if report.broken is not None or report.interrupted:
         _keep_unminimized(store, report)  # the verdicts so far stand, with their traces as recorded
     report.hits = dict(ledger.hits)
     report.situations = {
-        clause: {name: ledger.situations.get(clause, {}).get(name, 0) for name in names}
+        clause: {name: ledger.situations.get(clause, Counter())[name] for name in names}
         for clause, names in props_cls.situations.items()
     }
     report.check_errors = [f"{what} (x{n})" for what, n in ledger.check_errors.items()]
@@ -167,100 +166,91 @@ def certify_game(
     return report
 
 
-def _run_fixtures(
-    found: Sequence[Fixture],
-    engine: CheckedEngine,
-    game: str,
-    props_cls: type[GameProperties],
-    ledger: Ledger,
-    store: FindingStore,
-    report: GameReport,
-    progress: Progress,
-    stopping: threading.Event,
-) -> None:
+@frozen
+class GameRun:
+    """One game's certification in progress: what every stage reads and records into."""
+
+    engine: CheckedEngine
+    props_cls: type[GameProperties]
+    ledger: Ledger
+    store: FindingStore
+    report: GameReport
+    progress: Progress
+    stopping: threading.Event
+    stop_after: str | None
+
+    def should_stop(self) -> bool:
+        """A stop was requested, or ``stop_after``'s clause has failed."""
+        return self.stopping.is_set() or (self.stop_after is not None and self.stop_after in self.store.first)
+
+
+def _run_fixtures(run: GameRun, found: Sequence[Fixture]) -> None:
+    store, report = run.store, run.report
     for fx in found:  # bundled and --fixtures, under the engine's option values (scenarios.fixtures_for)
-        if stopping.is_set():
+        if run.stopping.is_set():
             return
-        progress(game, f"fixture {fx.id}")
+        run.progress(report.game, f"fixture {fx.id}")
         store.source = f"fixture:{fx.id}"
         store.fixtures[store.source] = fx
-        result = run_fixture(fx, engine, props_cls, ledger, store.sink)
+        result = run_fixture(fx, run.engine, run.props_cls, run.ledger, store.sink)
         report.fixtures[fx.id] = result.status
         if result.status == "skipped":
             report.skipped.append(f"fixture {fx.id}: {result.reason}")
     store.source = "properties"
 
 
-def _explore(
-    engine: CheckedEngine,
-    props_cls: type[GameProperties],
-    declared: dict[str, Any],
-    ledger: Ledger,
-    store: FindingStore,
-    report: GameReport,
-    profile: Profile,
-    seed: int | None,
-    progress: Progress,
-    stopping: threading.Event,
-    stop_after: str | None,
-) -> None:
+def _explore(run: GameRun, declared: JSONObject, profile: Profile, seed: int | None) -> None:
+    report, props_cls = run.report, run.props_cls
+
     def skip(setup: Setup, why: str) -> None:
         note = f"setup {setup.to_json()}: {why}"
         if note not in report.skipped:
             report.skipped.append(note)
 
-    def should_stop() -> bool:
-        return stopping.is_set() or (stop_after is not None and stop_after in store.first)
-
-    run = Exploration(engine, props_cls, declared, ledger, store.sink, skip, should_stop)
+    exploration = Exploration(run.engine, props_cls, declared, run.ledger, run.store.sink, skip, run.should_stop)
     if seed is None and not profile.derandomize:
         seed = random.SystemRandom().randrange(2**32)  # recorded, so the run can be repeated with --seed
     report.stats["seed"] = seed
     steps = max(10, int(profile.steps * props_cls.step_scale))
-    progress(props_cls.game, f"exploring ({profile.name}: {profile.max_examples} examples x {steps} steps)")
+    run.progress(props_cls.game, f"exploring ({profile.name}: {profile.max_examples} examples x {steps} steps)")
     try:
-        explore(run, steps, hypothesis_settings(profile), seed)
+        explore(exploration, steps, hypothesis_settings(profile), seed)
     except Unsatisfiable:
         report.skipped.append("every setup drawn was refused as unsupported")
     except KeyboardInterrupt:
         raise
     except BaseException:
-        if not run.halted:  # a bug of the kit itself, not a verdict: let it surface
+        if not exploration.halted:  # a bug of the kit itself, not a verdict: let it surface
             raise
-    report.stats.update(run.stats)
-    if run.broken is not None:
-        raise run.broken
+    report.stats.update(exploration.stats)
+    if exploration.broken is not None:
+        raise exploration.broken
 
 
-def _minimize_all(
-    engine: CheckedEngine,
-    props_cls: type[GameProperties],
-    store: FindingStore,
-    report: GameReport,
-    profile: Profile,
-    stop_after: str | None,
-) -> None:
+def _minimize_all(run: GameRun, profile: Profile) -> None:
     """Minimize each failing clause's first counterexample, then confirm it by one more replay."""
+    engine, props_cls, store = run.engine, run.props_cls, run.store
     left = profile.minimize_total
     replays = 0
-    for clause, (finding, trace, source, seconds) in store.first.items():
-        if stop_after is not None and clause != stop_after:
+    for clause, (finding, recorded, source, seconds) in store.first.items():
+        if run.stop_after is not None and clause != run.stop_after:
             continue
-        original = len(trace.events)
+        trace, original = recorded, len(recorded.events)
         if source == "properties" and left > 0:
             budget = min(profile.minimize_replays, left)
-            small = minimize(trace, _reproduces(engine, props_cls, clause), budget=budget)
+            lenient = lenient_replay(engine, props_cls, clause)  # a dropped move does not strand the rest
+            small = minimize(trace, _reproduces(engine, props_cls, clause), budget=budget, lenient=lenient)
             trace, left, replays = small.trace, left - small.replays, replays + small.replays
         outcome = replay(trace, engine, props_cls, stop_at=clause)
         replays += 1
         at = outcome.first(clause)
         if at is not None:  # end the trace at the violating step, with the finding as replayed
-            seen = next(f for i, f in outcome.found if f.clause == clause)
+            seen = next(f for f in outcome.findings if f.clause == clause)
             trace = Trace(trace.game, trace.events[: at + 1], seen)
         # a fixture's own expectation is not a property: its failure is confirmed by running the fixture again
         fixture = store.fixtures.get(source)
         confirmed = at is not None or (fixture is not None and _fixture_fails(engine, props_cls, fixture, clause))
-        report.failures.append(
+        run.report.failures.append(
             Failure(
                 trace.finding or finding,
                 trace,
@@ -272,7 +262,7 @@ def _minimize_all(
                 outcome.states[: len(trace.events)],
             )
         )
-    report.stats["replays"] = replays
+    run.report.stats["replays"] = replays
 
 
 def _fixture_fails(engine: CheckedEngine, props_cls: type[GameProperties], fixture: Fixture, clause: str) -> bool:
@@ -326,7 +316,7 @@ def verdicts(
 
 def _passed(props_cls: type[GameProperties], ledger: Ledger, clause: str) -> str:
     """``pass`` once every situation the clause names was judged; ``partial`` before that."""
-    seen = ledger.situations.get(clause, {})
+    seen = ledger.situations.get(clause, Counter())
     return "partial" if any(not seen.get(name) for name in props_cls.situations.get(clause, ())) else "pass"
 
 

@@ -215,9 +215,8 @@ REAL = {"WinnerDoesNotLead": 20, "SpadeHonoursUnderStandard": 60, "CardNotHeldAc
 @pytest.mark.parametrize("name", sorted(REAL))
 def test_real_mutant_trace_is_minimized_by_replay(name: str) -> None:
     """A long trace (half a clean game, then the mutant's game) against a gallery mutant, replayed for real."""
-    from ruleproof.properties import properties_for
-
     from ruleproof.checked import CheckedEngine
+    from ruleproof.properties import properties_for
     from ruleproof.replay import replay
     from tests.mutants import REGISTRY, all_mutants
 
@@ -280,3 +279,102 @@ def _played_trace(engine: Any, game: str) -> Trace:
             events.append(Event("apply", engine.legal_moves()[-1]))
             state = engine.apply(events[-1].value)
     return Trace(game, tuple(events))
+
+
+@pytest.mark.parametrize("name", sorted(REAL))
+def test_lenient_replay_keeps_what_strands_strict_deletion(name: str) -> None:
+    """With ``lenient_replay`` a dropped move no longer strands the moves after it: the result is no
+    longer than the strict minimizer's, replays strictly to the same violation, and is deterministic."""
+    from ruleproof.checked import CheckedEngine
+    from ruleproof.minimize import lenient_replay
+    from ruleproof.properties import properties_for
+    from ruleproof.replay import replay
+    from tests.mutants import REGISTRY, all_mutants
+
+    all_mutants("black-maria")
+    mutant = REGISTRY[name]
+    props = properties_for(mutant.game)
+    engine = CheckedEngine(mutant.engine())
+    trace = _played_trace(engine, mutant.game)
+    violated_at = replay(trace, engine, props, stop_at=mutant.clause).first(mutant.clause)
+    assert violated_at is not None
+    trace = Trace(trace.game, trace.events[: violated_at + 1], Finding(mutant.clause, "as recorded"))
+
+    def reproduces(candidate: Trace) -> int | None:
+        at = replay(candidate, engine, props, stop_at=mutant.clause).first(mutant.clause)
+        return None if at is None else at + 1
+
+    strict = minimize(trace, reproduces, budget=24)
+    lenient = lenient_replay(engine, props, mutant.clause)
+    result = minimize(trace, reproduces, budget=24, lenient=lenient)
+    again = minimize(trace, reproduces, budget=24, lenient=lenient_replay(engine, props, mutant.clause))
+    assert result == again
+    assert result.replays <= 24
+    assert len(result.trace.events) <= len(strict.trace.events)
+    assert reproduces(result.trace) == len(result.trace.events), "every move kept is one the engine lists"
+
+
+def test_lenient_replay_drops_a_probe_the_rules_now_allow() -> None:
+    """A probe the engine lists is sent only where the properties still call it illegal, so a move that
+    became legal is not blamed on the probe's clause."""
+    from ruleproof.checked import CheckedEngine
+    from ruleproof.minimize import lenient_replay
+    from ruleproof.properties import properties_for
+    from ruleproof.reference import ReferenceEngine
+
+    engine = CheckedEngine(ReferenceEngine())
+    props = properties_for(GAME)
+    state = engine.new_game(GAME, 4, 0, {"scoring": "standard", "target": 100})
+    deck = list(state["zones"]["deck"])
+    hands = [deck[i * 13 : (i + 1) * 13] for i in range(4)]
+    deal_event = Event("apply", {"type": "deal", "hands": hands})
+    first_pass = {"type": "pass", "cards": sorted(hands[1][:3])}  # seat 1, left of dealer 0, passes first
+    # "pass these three cards" is listed, so as a probe it is dropped; the play of a card during the passes is sent
+    events = [
+        Event("new_game", {"game": GAME, "players": 4, "dealer": 0, "options": {"scoring": "standard", "target": 100}}),
+        deal_event,
+        Event("reject", first_pass, "BM-PASS-1"),
+        Event("reject", {"type": "play", "card": hands[1][0]}, "BM-PASS-1"),
+    ]
+    played = lenient_replay(engine, props, "BM-PASS-1")(Trace(GAME, tuple(events)), 10)
+    assert played is None, "the reference refuses the illegal play and never breaks BM-PASS-1"
+
+
+def test_lenient_replay_minimizes_a_determinism_failure() -> None:
+    """CONTRACT-DET-1 is judged by replaying the game at its end: the lenient replay does that too."""
+    from ruleproof.checked import CheckedEngine
+    from ruleproof.minimize import lenient_replay
+    from ruleproof.properties import properties_for
+    from ruleproof.properties.contract import CONTRACT_DETERMINISM
+    from ruleproof.reference import ReferenceEngine
+    from ruleproof.replay import replay
+
+    class EveryOtherGameScoresOne(ReferenceEngine):
+        """Once trick play starts, every second game it plays reports seat 0 one point up."""
+
+        games = 0
+
+        def new_game(self, game: str, players: int, dealer: int, options: Any) -> Any:
+            self.games += 1
+            return super().new_game(game, players, dealer, options)
+
+        def apply(self, move: Any) -> Any:
+            state = super().apply(move)
+            if self.games % 2 == 0 and state["phase"] == "play":
+                state = {**state, "scores": [state["scores"][0] + 1, *state["scores"][1:]]}
+            return state
+
+    engine = CheckedEngine(EveryOtherGameScoresOne())
+    props = properties_for(GAME)
+    trace = _played_trace(CheckedEngine(ReferenceEngine()), GAME)
+    first = [i for i, e in enumerate(trace.events) if e.kind == "new_game"][1]
+    trace = Trace(GAME, trace.events[first : first + 30], Finding(CONTRACT_DETERMINISM, "as recorded"))
+
+    def reproduces(candidate: Trace) -> int | None:
+        at = replay(candidate, engine, props, stop_at=CONTRACT_DETERMINISM).first(CONTRACT_DETERMINISM)
+        return None if at is None else at + 1
+
+    assert reproduces(trace) is not None
+    result = minimize(trace, reproduces, budget=24, lenient=lenient_replay(engine, props, CONTRACT_DETERMINISM))
+    assert len(result.trace.events) < len(trace.events)
+    assert reproduces(result.trace) is not None

@@ -53,6 +53,18 @@ class CheckedEngine:
         state = self._call("apply", {"move": move}, lambda: self.inner.apply(move))
         return self._state(state, "apply", {"move": move})
 
+    def replay_apply(self, move: Move) -> Any:
+        """``apply`` for a replay that reads only the last state: that one is checked by ``checked_state``.
+
+        A determinism replay compares the final state alone, so validating every intermediate one
+        would cost a schema check per replayed move for nothing read.
+        """
+        return self._call("apply", {"move": move}, lambda: self.inner.apply(move))
+
+    def checked_state(self, state: Any, method: str = "apply") -> State:
+        """``state`` checked against the game's schema, as every reply ``apply`` returns is."""
+        return self._state(state, method, {})
+
     def state(self) -> State:
         return self._state(self._call("state", {}, self.inner.state), "state", {})
 

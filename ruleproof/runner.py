@@ -232,12 +232,16 @@ def _minimize_all(run: GameRun, profile: Profile) -> None:
     engine, props_cls, store = run.engine, run.props_cls, run.store
     left = profile.minimize_total
     replays = 0
+    # an engine failing many clauses shares the game's budget fairly: each clause gets at most its
+    # share of what is left (what one does not use goes to the next), not the first few all of it
+    waiting = sum(1 for c, (_, _, src, _) in store.first.items() if src == "properties" and run.stop_after in (None, c))
     for clause, (finding, recorded, source, seconds) in store.first.items():
         if run.stop_after is not None and clause != run.stop_after:
             continue
         trace, original = recorded, len(recorded.events)
         if source == "properties" and left > 0:
-            budget = min(profile.minimize_replays, left)
+            budget = min(profile.minimize_replays, max(1, left // max(1, waiting)))
+            waiting -= 1
             lenient = lenient_replay(engine, props_cls, clause)  # a dropped move does not strand the rest
             small = minimize(trace, _reproduces(engine, props_cls, clause), budget=budget, lenient=lenient)
             trace, left, replays = small.trace, left - small.replays, replays + small.replays

@@ -240,11 +240,11 @@ class Session:
         assert self.snap is not None
         setup = Setup.from_json(self.events[self._game_start].value)
         final = canonical(self.snap.raw, self.props_cls.ordered_zones)
-        state = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
+        state: Any = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
         for i in range(self._game_start + 1, len(self.events)):
             e = self.events[i]
             try:
-                state = self.engine.apply(e.value)
+                state = self.engine.replay_apply(e.value)
             except (IllegalMove, BadRequest) as err:
                 # a probe is meant to be refused, and so is a move refused the first time
                 if e.kind == "apply" and i not in self._refused:
@@ -254,6 +254,7 @@ class Session:
                         {"accepted": e.value},
                         err.kind,
                     )
+        state = self.engine.checked_state(state)
         self.ledger.hit(CONTRACT_DETERMINISM)
         again = canonical(state, self.props_cls.ordered_zones)
         if again != final:

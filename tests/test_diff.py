@@ -46,7 +46,12 @@ def test_the_reference_against_itself_is_the_same(game: str) -> None:
 NEIGHBOUR = {"RunsPerPlay": "IDIOT-BURN-6S", "WildOffColour": "FOOL-WORST-4", "OvertricksScored": "MOON-SCORE-2"}
 
 
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: f"{m.game}:{m.name}")
+# Mutants that differ only from themselves (CONTRACT-DET-1: a replayed game ends elsewhere): on one run
+# their contract fields are the reference's, so there is nothing for diff to find.
+SELF_ONLY = {m.name for m in MUTANTS if m.clause == "CONTRACT-DET-1"}
+
+
+@pytest.mark.parametrize("mutant", [m for m in MUTANTS if m.name not in SELF_ONLY], ids=lambda m: f"{m.game}:{m.name}")
 def test_every_gallery_mutant_diverges_at_its_rule(mutant: Mutant) -> None:
     result = diff(reference(), WitnessedEngine(mutant.engine()), mutant.game, TEST, stop_after=1)
     assert result.exit_status == 1, f"{mutant.name} ({mutant.description}) does not diverge"

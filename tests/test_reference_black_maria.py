@@ -546,6 +546,11 @@ def obs_end(target: int, scores: tuple[int, ...] = (0, 0, 0, 0)) -> Callable[[Bl
     return observe
 
 
+def obs_games_hosted(rules: BlackMaria) -> Any:
+    """The same new game twice on one rules object: the same state both times (CONTRACT-DET-1)."""
+    return [rules.to_json(rules.start(4, 0, {})) for _ in range(2)]
+
+
 MUTANT_CASES: dict[str, Callable[[BlackMaria], Any]] = {
     "RemovesTwoOfDiamonds": obs_deal3,
     "DealerNotRotating": obs_dealer_after_round,
@@ -570,6 +575,7 @@ MUTANT_CASES: dict[str, Callable[[BlackMaria], Any]] = {
     "TieNotShared": obs_end(target=20),
     "RevokeAcceptedOnApply": obs_follow,  # the same legal moves; only apply differs
     "QueenOfSpadesBonus": obs_scores("standard"),
+    "CountsGamesHosted": obs_games_hosted,
 }
 
 MUTANTS = {m.name: m for m in all_mutants("black-maria")}
@@ -578,7 +584,7 @@ MUTANTS = {m.name: m for m in all_mutants("black-maria")}
 def test_every_mutant_has_a_scenario() -> None:
     assert len(MUTANTS) >= 14
     assert set(MUTANTS) == set(MUTANT_CASES)
-    assert all(m.clause.startswith("BM-") and m.game == "black-maria" for m in MUTANTS.values())
+    assert all(m.clause.startswith(("BM-", "CONTRACT-")) and m.game == "black-maria" for m in MUTANTS.values())
 
 
 @pytest.mark.parametrize("name", sorted(MUTANT_CASES))

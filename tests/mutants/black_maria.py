@@ -1,6 +1,6 @@
 """Black Maria mutants: the reference with one plausible bug each.
 
-Every class overrides exactly one method of ``BlackMaria`` and is registered
+Every class overrides one method of ``BlackMaria`` (CountsGamesHosted two, for one bug) and is registered
 with the clause of rules.md §4 that the bug breaks.  Most are the mistakes a
 Hearts engine carries over (passing left or in rotation, hearts broken,
 2D removed, shooting the moon); the rest are slips in the trick, scoring and
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from attrs import evolve
 
+from ruleproof.engine import JSONObject, State
 from ruleproof.notation import rank_index, suit
 from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, in_deck_order
 from tests.mutants import ListsByTheRules, mutant
@@ -170,3 +171,17 @@ class RevokeAcceptedOnApply(ListsByTheRules, BlackMaria):
 class QueenOfSpadesBonus(BlackMaria):
     def card_points(self, card: str, scoring: str) -> int:
         return -13 if card == "QS" and scoring == "standard" else super().card_points(card, scoring)
+
+
+@mutant("CONTRACT-DET-1", "each state shows how many games the engine has hosted, so a replayed game ends elsewhere")
+class CountsGamesHosted(BlackMaria):
+    # an engine-wide counter leaking into the state: two overrides, one bug (counted at the start, shown
+    # in every state); every other field is the reference's, so only a replay of a game can tell
+    hosted = 0
+
+    def start(self, players: int, dealer: int, options: JSONObject) -> BlackMariaState:
+        self.hosted += 1
+        return super().start(players, dealer, options)
+
+    def to_json(self, state: BlackMariaState) -> State:
+        return {**super().to_json(state), "game_no": self.hosted}

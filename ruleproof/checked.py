@@ -50,8 +50,7 @@ class CheckedEngine:
         return moves
 
     def apply(self, move: Move) -> State:
-        state = self._call("apply", {"move": move}, lambda: self.inner.apply(move))
-        return self._state(state, "apply", {"move": move})
+        return self._state(self.replay_apply(move), "apply", {"move": move})
 
     def replay_apply(self, move: Move) -> Any:
         """``apply`` for a replay that reads only the last state: that one is checked by ``checked_state``.
@@ -61,9 +60,9 @@ class CheckedEngine:
         """
         return self._call("apply", {"move": move}, lambda: self.inner.apply(move))
 
-    def checked_state(self, state: Any, method: str = "apply") -> State:
-        """``state`` checked against the game's schema, as every reply ``apply`` returns is."""
-        return self._state(state, method, {})
+    def checked_state(self, state: Any) -> State:
+        """``state`` (a ``replay_apply`` answer) checked against the game's schema, as ``apply`` checks it."""
+        return self._state(state, "apply", {})
 
     def state(self) -> State:
         return self._state(self._call("state", {}, self.inner.state), "state", {})

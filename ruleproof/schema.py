@@ -15,7 +15,6 @@ from typing import Any
 
 import jsonschema_rs
 
-from ruleproof import GAMES
 from ruleproof.games import BY_NAME
 
 
@@ -34,7 +33,7 @@ def load(name: str) -> dict[str, Any]:
     text = resources.files("ruleproof").joinpath("schemas", file).read_text(encoding="utf-8")
     parsed: dict[str, Any] = json.loads(text)
     if "game" in parsed.get("$defs", {}):  # the games are the registry's, not a list kept in each file
-        parsed["$defs"]["game"]["enum"] = list(GAMES)
+        parsed["$defs"]["game"]["enum"] = list(BY_NAME)
     return parsed
 
 

@@ -117,6 +117,24 @@ class GameProperties:
         """The setups to draw, from the engine's ``hello`` entry for this game."""
         raise NotImplementedError
 
+    @classmethod
+    def smaller_setups(cls, setup: Setup, declared: JSONObject) -> list[Setup]:
+        """Smaller tables than ``setup`` the engine declared (fewer players first), for the minimizer;
+        each is tried with the recorded deals passed through ``adapt_deal``.  None by default."""
+        return []
+
+    @classmethod
+    def adapt_deal(cls, deal: Move, setup: Setup) -> Move | None:
+        """A deal recorded at another table, laid out for ``setup`` (the minimizer's smaller
+        setups): keep what it can of each remaining seat's cards; None when it cannot."""
+        return None
+
+    @classmethod
+    def fresh_deal(cls, setup: Setup, seed: int) -> Move | None:
+        """A deal for ``setup`` shuffled by ``seed`` (no Hypothesis draw), for the minimizer to search
+        for a shorter game that breaks the same clause; None (the default) when the game has none."""
+        return None
+
     def deal(self, snap: Snapshot, data: st.DataObject) -> Move:
         """Draw a complete deal for the current state (phase ``deal``)."""
         raise NotImplementedError
@@ -126,6 +144,13 @@ class GameProperties:
         ``pick % n`` is an index and ``pick // n`` is left for further choices (override to steer
         towards progress; ``data`` is there for the rarer extra draws)."""
         return snap.moves[pick % len(snap.moves)]
+
+    def play_on(self, snap: Snapshot) -> Move:
+        """A listed move that moves the game on, for the minimizer's lenient replay: it stands in for a
+        recorded move the engine no longer lists, and plays on past a candidate's end.  The engine's
+        first listed move by default; a game whose first listed move can go round in circles (Idiot's
+        swaps) picks one that makes progress.  Deterministic: no draws."""
+        return snap.moves[0]
 
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[Move, str]]:
         """Well-formed moves the rules forbid here, each with the clause it breaks

@@ -22,8 +22,9 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
@@ -48,6 +49,15 @@ checks = CheckRegistry()
 # -- the rules as small functions ------------------------------------------------------------
 def rk(card: str) -> str:
     return card[0]
+
+
+ZONE_ROWS = ("face_down", "face_up", "hand")  # each seat's three rows of three cards, as dealt
+
+
+def laid_out(cards: list[str], n: int) -> dict[str, Any]:
+    """A deal of shuffled ``cards`` to ``n`` seats: three rows of three each, the rest the draw pile."""
+    rows = [[cards[3 * (k * n + s) : 3 * (k * n + s) + 3] for s in range(n)] for k in range(3)]
+    return {"type": "deal", "face_down": rows[0], "face_up": rows[1], "hand": rows[2], "draw": cards[9 * n :]}
 
 
 def pool(decks: int) -> Counter[str]:
@@ -163,6 +173,17 @@ def within(want: Counter[str], *zones: Counter[str]) -> bool:
     return all(k <= sum(z[c] for z in zones) for c, k in want.items())
 
 
+def take(have: Counter[str], cards: Counter[str]) -> None:
+    """``have -= cards`` for cards ``have`` holds: only the played cards' counts are touched (Counter's ``-=``
+    walks every key of the hand)."""
+    for c, k in cards.items():
+        left = have[c] - k
+        if left > 0:
+            have[c] = left
+        else:
+            have.pop(c, None)
+
+
 class Rows:
     """One zone of every seat: the card lists as listed, and each seat's multiset built on first use.
 
@@ -182,6 +203,11 @@ class Rows:
             c = self._counts[s] = Counter(self.lists[s])
         return c
 
+    def fresh(self, s: int) -> Counter[str]:
+        """A new multiset of the seat's cards, for the caller to change."""
+        c = self._counts[s]
+        return Counter(self.lists[s]) if c is None else c.copy()
+
     def size(self, s: int) -> int:
         return len(self.lists[s])
 
@@ -191,9 +217,9 @@ class Rows:
 
 
 @functools.cache
-def seat_zones(n: int) -> tuple[list[str], list[str], list[str]]:
-    """The zone names of every seat's hand, face-up and face-down rows (formatted once per player count)."""
-    return [f"hand/{s}" for s in range(n)], [f"face_up/{s}" for s in range(n)], [f"face_down/{s}" for s in range(n)]
+def seat_zones(n: int) -> list[str]:
+    """The zone names of every seat's hand, then face-up, then face-down row (formatted once per player count)."""
+    return [f"{z}/{s}" for z in ("hand", "face_up", "face_down") for s in range(n)]
 
 
 class View:
@@ -201,39 +227,63 @@ class View:
 
     def __init__(self, snap: Snapshot) -> None:
         self.snap = snap
-        n = snap.players
+        raw = snap.raw  # read directly: the Snapshot properties cost a call each, for every view
+        n = raw["players"]
         self.n = n
-        zones = snap.raw["zones"]
-        hands, ups, downs = seat_zones(n)
-        self.hand = Rows([zones.get(name) or [] for name in hands])
-        self.fu = Rows([zones.get(name) or [] for name in ups])
-        self.fd = Rows([zones.get(name) or [] for name in downs])
+        get = raw["zones"].get
+        rows = [get(name) or [] for name in seat_zones(n)]
+        self.hand, self.fu, self.fd = Rows(rows[:n]), Rows(rows[n : 2 * n]), Rows(rows[2 * n :])
         self.fd_list = self.fd.lists
-        self.draw = list(zones.get("draw") or [])
-        self.pile = list(zones.get("discard") or [])
-        self.burned_list = zones.get("burned") or []
-        self.out = list(snap.get("out") or [])
-        self.pending = snap.get("pending")
-        self.phase = snap.phase
-        self.seat = snap.to_act
-        self.opts = snap.options
+        # the state's own lists, not copies: no check changes them in place
+        self.draw: list[str] = get("draw") or []
+        self.pile: list[str] = get("discard") or []
+        self.burned_list = get("burned") or []
+        self.out: list[int] = raw.get("out") or []
+        self.pending = raw.get("pending")
+        self.phase: str = raw["phase"]
+        self.seat: int | None = raw["to_act"]
+        self.opts: dict[str, Any] = raw["options"]
+        # built on first use (by hand, not cached_property: its lock costs more than the rest of an access)
+        self.legal: LegalSets | None = None  # legal_set of this snapshot, once legal_moves has judged it
+        self._holding: list[bool] | None = None
+        self._count = -1
 
     @functools.cached_property
     def burned(self) -> Counter[str]:
         return Counter(self.burned_list)
+
+    def allows(self, move: dict[str, Any]) -> bool:
+        """The rules allow ``move`` here, when the legal set is known already and holds it (required or
+        left open); False says only "ask why_illegal"."""
+        if self.legal is None:
+            return False
+        req, opt = self.legal
+        k = key_of(move)
+        return k in req or k in opt
 
     @functools.cached_property
     def total(self) -> Counter[str]:
         """Every card in every zone, as a multiset (one Counter over all zones at once)."""
         return Counter(itertools.chain.from_iterable(self.snap.raw["zones"].values()))
 
-    @functools.cached_property
+    @property
     def count(self) -> int:
         """How many cards all zones hold together (``size(total)`` without the Counter)."""
-        return sum(len(cards) for cards in self.snap.raw["zones"].values())
+        if self._count < 0:
+            self._count = sum(map(len, self.snap.raw["zones"].values()))
+        return self._count
 
     def holds(self, s: int) -> bool:
         return bool(self.hand.lists[s] or self.fu.lists[s] or self.fd.lists[s])
+
+    @property
+    def holding(self) -> list[bool]:
+        """``holds`` of every seat (turn_outcome and progress both ask it of every seat)."""
+        got = self._holding
+        if got is None:
+            rows = zip(self.hand.lists, self.fu.lists, self.fd.lists, strict=True)
+            got = self._holding = [bool(h or u or d) for h, u, d in rows]
+        return got
 
     def zone_of(self, s: int) -> str:
         """The seat's open zone: hand (or nothing while the draw pile has cards), face-up, face-down."""
@@ -244,7 +294,7 @@ class View:
         return "face_down"
 
 
-def next_active(seat: int, n: int, out: set[int]) -> int | None:
+def next_active(seat: int, n: int, out: Collection[int]) -> int | None:
     for i in range(1, n + 1):
         s = (seat + i) % n
         if s not in out:
@@ -252,7 +302,7 @@ def next_active(seat: int, n: int, out: set[int]) -> int | None:
     return None
 
 
-def legal_set(v: View) -> tuple[dict[bytes, tuple[dict[str, Any], str]], set[bytes]]:
+def legal_set(v: View) -> LegalSets:
     """The moves the rules require in this state (key -> (move, clause)) and those left open."""
     s = v.seat
     if s is None or v.phase in ("deal", "over"):
@@ -271,37 +321,87 @@ def legal_set(v: View) -> tuple[dict[bytes, tuple[dict[str, Any], str]], set[byt
     return moves.req, moves.opt
 
 
+Key = bytes | str | tuple[Any, ...]
+LegalSets = tuple[dict[Key, tuple[dict[str, Any], str]], set[Key]]  # required moves (key -> move, clause), open keys
+
+
+def key_of(m: Any) -> Key:
+    """A key that two moves share exactly when their ``move_key`` is the same (protocol.md §2), cheaper for
+    the moves of the schema: a play is its sorted cards, a blind play its index, a swap its two cards, a
+    move of a type alone that type.  Anything else is its ``move_key`` (bytes: never equal to a str or tuple)."""
+    if type(m) is not dict:
+        return move_key(m)
+    t = m.get("type")
+    if len(m) == 2:
+        if t == "play" and type(cards := m.get("cards")) is list:
+            return (cards[0],) if len(cards) == 1 else tuple(sorted(cards, key=str))
+        if t == "play_blind" and type(i := m.get("index")) is int:
+            return ("blind", i)
+    elif len(m) == 1 and type(t) is str:
+        return t
+    elif len(m) == 3 and t == "swap" and type(h := m.get("hand")) is str and type(f := m.get("face_up")) is str:
+        return ("swap", h, f)
+    return move_key(m)
+
+
 @functools.lru_cache(maxsize=4096)
-def _plays_of(items: tuple[tuple[str, int], ...]) -> tuple[tuple[list[str], bytes], ...]:
-    # the same few same-rank groups come back step after step, and each key is a JSON encoding
-    return tuple((cards, move_key(play(cards))) for cards in submultisets(Counter(dict(items))))
+def _plays_of(items: tuple[tuple[str, int], ...]) -> tuple[tuple[dict[str, Any], Key], ...]:
+    # the same few same-rank groups come back step after step (the moves are shared: nothing changes them)
+    return tuple((play(cards), key_of(play(cards))) for cards in submultisets(Counter(dict(items))))
 
 
-def group_plays(cards: dict[str, int]) -> tuple[tuple[list[str], bytes], ...]:
-    """Every play of a non-empty sub-multiset of ``cards`` (sorted card lists, as submultisets) with its move key."""
+def group_plays(cards: dict[str, int]) -> tuple[tuple[dict[str, Any], Key], ...]:
+    """Every play of a non-empty sub-multiset of ``cards`` (sorted card lists, as submultisets) with its key."""
     return _plays_of(tuple(sorted(cards.items())))
 
 
-SIMPLE_KEYS = {t: move_key({"type": t}) for t in ("ready", "decline", "pickup", "stop")}
+@functools.lru_cache(maxsize=4096)
+def listed_group_plays(cards: tuple[str, ...]) -> tuple[tuple[dict[str, Any], Key], ...]:
+    """``group_plays`` of the cards of a sorted tuple (one cache lookup instead of building the multiset)."""
+    return group_plays(Counter(cards))
+
+
+def rank_groups(cards: list[str]) -> dict[str, list[str]]:
+    """The cards grouped by rank, the ranks in the order they first appear (as ``by_rank`` of their multiset)."""
+    out: dict[str, list[str]] = {}
+    for c in cards:
+        group = out.get(c[0])
+        if group is None:
+            out[c[0]] = [c]
+        else:
+            group.append(c)
+    return out
+
+
+SIMPLE_KEYS = {t: key_of({"type": t}) for t in ("ready", "decline", "pickup", "stop")}
 
 
 class LegalSet:
     """legal_set's work: the required moves by key, with the clause that requires each, and the keys left open."""
 
     def __init__(self, v: View, s: int) -> None:
-        self.v, self.hand, self.fu = v, v.hand[s], v.fu[s]
-        self.req: dict[bytes, tuple[dict[str, Any], str]] = {}
-        self.opt: set[bytes] = set()
+        self.v, self.s = v, s
+        self.req: dict[Key, tuple[dict[str, Any], str]] = {}
+        self.opt: set[Key] = set()
+
+    # the seat's multisets, built only when a rule reads them (the play phase reads the card lists)
+    @property
+    def hand(self) -> Counter[str]:
+        return self.v.hand[self.s]
+
+    @property
+    def fu(self) -> Counter[str]:
+        return self.v.fu[self.s]
 
     def add(self, move: dict[str, Any], clause: str) -> None:
-        self.req[move_key(move)] = (move, clause)
+        self.req[key_of(move)] = (move, clause)
 
     def add_simple(self, kind: str, clause: str) -> None:
         self.req[SIMPLE_KEYS[kind]] = ({"type": kind}, clause)
 
     def plays(self, cards: dict[str, int], clause: str) -> None:
-        for picked, key in group_plays(cards):
-            self.req[key] = (play(picked), clause)
+        for move, key in group_plays(cards):
+            self.req[key] = (move, clause)
 
     def blind(self, s: int, clause: str) -> None:
         for i in range(len(self.v.fd_list[s])):
@@ -316,7 +416,7 @@ class LegalSet:
         for f in submultisets(extra):
             m = play(sorted(list(hand.elements()) + f))
             if clause_opt:
-                self.opt.add(move_key(m))
+                self.opt.add(key_of(m))
             else:
                 self.add(m, "IDIOT-TABLE-3")
 
@@ -355,6 +455,21 @@ class LegalSet:
         if rank != "any":
             self.add_simple("decline", "IDIOT-OPEN-1")
 
+    def play_clauses(self, zone: str, r: str) -> tuple[str, str]:
+        """The clauses that allow a play of one card, and of several, of rank ``r`` from ``zone``."""
+        v = self.v
+        if zone == "face_up":
+            return "IDIOT-TABLE-1", "IDIOT-TABLE-2"
+        if not v.pile:
+            one = "IDIOT-PLAY-1"
+        elif r == "2":
+            one = "IDIOT-TWO-1"
+        elif r == "T" and v.opts["ten_anytime"]:
+            one = "IDIOT-BURN-10"
+        else:
+            one = "IDIOT-PLAY-2"
+        return one, "IDIOT-MULTI-1"
+
     def play_phase(self, s: int) -> None:
         """Nothing pending: pickup, blind cards, or plays of a playable rank from the open zone."""
         v = self.v
@@ -364,41 +479,34 @@ class LegalSet:
         if zone == "face_down":
             self.blind(s, "IDIOT-BLIND-1")
             return
-        combos = zone == "hand" and not v.draw  # IDIOT-TABLE-3 needs the draw pile empty
-        for r, cs in by_rank(self.hand if zone == "hand" else self.fu).items():
+        groups = rank_groups((v.hand if zone == "hand" else v.fu).lists[s])
+        # IDIOT-TABLE-3 needs the draw pile empty and a hand of one rank
+        combos = zone == "hand" and not v.draw and len(groups) == 1
+        for r, cs in groups.items():
             if not playable(r, v.pile, v.opts):
                 continue
-            for cards, key in group_plays(cs):
-                if zone == "face_up":
-                    clause = "IDIOT-TABLE-2" if len(cards) > 1 else "IDIOT-TABLE-1"
-                elif len(cards) > 1:
-                    clause = "IDIOT-MULTI-1"
-                elif not v.pile:
-                    clause = "IDIOT-PLAY-1"
-                elif r == "2":
-                    clause = "IDIOT-TWO-1"
-                elif r == "T" and v.opts["ten_anytime"]:
-                    clause = "IDIOT-BURN-10"
-                else:
-                    clause = "IDIOT-PLAY-2"
-                self.req[key] = (play(cards), clause)
+            one, several = self.play_clauses(zone, r)
+            for move, key in listed_group_plays(tuple(sorted(cs))):
+                self.req[key] = (move, several if len(move["cards"]) > 1 else one)
             if combos:
                 self.combos(r, False)
 
 
-def split_play(v: View, cards: list[str]) -> tuple[Counter[str], Counter[str]] | None:
-    """Which zones a play takes its cards from (hand first), or None if not from the open zone."""
+def split_play(v: View, cards: list[str], hand: Counter[str] | None = None) -> tuple[Counter[str], Counter[str]] | None:
+    """Which zones a play takes its cards from (hand first), or None if not from the open zone.
+    ``hand``: the seat's hand as a multiset, when the caller has one already."""
     s = v.seat
     assert s is not None
     want = Counter(cards)
-    hand, fu = v.hand[s], v.fu[s]
+    if hand is None:
+        hand = v.hand[s]
     if hand or v.draw:
         if within(want, hand):
-            return want, Counter()
-        if not v.draw and within(hand, want) and within(want - hand, fu):
+            return want, Counter()  # the usual play: no face-up multiset needed
+        if not v.draw and within(hand, want) and within(want - hand, v.fu[s]):
             return hand.copy(), want - hand  # IDIOT-TABLE-3
         return None
-    if within(want, fu):
+    if within(want, v.fu[s]):
         return Counter(), want
     return None
 
@@ -517,16 +625,28 @@ class IdiotProperties(GameProperties):
         self.declines = 0  # declines in a row at the current ladder rank
         self.stubborn = False  # this game's opening policy (decline whenever allowed)
         self.style: int | None = None  # best of how many drawn moves
-        self.views: dict[int, View] = {}
+        self.newer: View | None = None  # the views of the last two snapshots seen, the newer one last built
+        self.older: View | None = None
+        self.conserved: Snapshot | None = None  # the last snapshot judged to hold the pool (IDIOT-INV-1)
 
     def view(self, snap: Snapshot) -> View:
-        v = self.views.get(id(snap))
-        if v is None or v.snap is not snap:
-            v = View(snap)
-            if len(self.views) >= 2:
-                self.views.pop(next(iter(self.views)))
-            self.views[id(snap)] = v
+        """The view of ``snap``; the views of the last two snapshots are kept (a step's before and after)."""
+        v = self.newer
+        if v is not None and v.snap is snap:
+            return v
+        v = self.older
+        if v is not None and v.snap is snap:
+            return v
+        v = View(snap)
+        self.older, self.newer = self.newer, v
         return v
+
+    def views(self, step: Step) -> tuple[View, View]:
+        """``view(step.before), view(step.after)``, in one call when both are the views kept."""
+        older, newer = self.older, self.newer
+        if older is not None and newer is not None and older.snap is step.before and newer.snap is step.after:
+            return older, newer
+        return self.view(step.before), self.view(step.after)
 
     def require(self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None) -> None:
         """Fail ``clause`` when ``ok`` is false, without counting it as exercised."""
@@ -601,9 +721,66 @@ class IdiotProperties(GameProperties):
         return self._deal_of(cards)
 
     def _deal_of(self, cards: list[str]) -> dict[str, Any]:
-        n = self.n
-        rows = [[cards[3 * (k * n + s) : 3 * (k * n + s) + 3] for s in range(n)] for k in range(3)]
-        return {"type": "deal", "face_down": rows[0], "face_up": rows[1], "hand": rows[2], "draw": cards[9 * n :]}
+        return laid_out(cards, self.n)
+
+    @classmethod
+    def fresh_deal(cls, setup: Setup, seed: int) -> dict[str, Any] | None:
+        n = setup.players
+        cards = sorted(pool(setup.options.get("decks", max(math.ceil(n / 3), math.ceil(9 * n / 52)))).elements())
+        random.Random(seed).shuffle(cards)
+        return laid_out(cards, n)
+
+    def play_on(self, snap: Snapshot) -> dict[str, Any]:
+        """The listed move that makes the most progress (``ready`` over a swap, which can go back and
+        forth for ever; low cards and several at once; a pickup last), the first such when tied."""
+        return min(snap.moves, key=progress_score)
+
+    @classmethod
+    def smaller_setups(cls, setup: Setup, declared: dict[str, Any]) -> list[Setup]:
+        """Fewer players, two first, each with the fewest decks it needs (IDIOT-SETUP-1): every turn
+        around the table, and the swap phase, get shorter."""
+        decl = (declared.get("options") or {}).get("decks")
+        out = []
+        for n in sorted(p for p in declared.get("players", []) if 2 <= p < setup.players):
+            need = math.ceil(9 * n / 52)
+            if isinstance(decl, dict):
+                decks = max(decl["min"], need)
+            elif isinstance(decl, list) and decl:
+                decks = min((d for d in decl if d >= need), default=max(decl))
+            else:
+                decks = max(math.ceil(n / 3), need)
+            out.append(Setup(GAME, n, setup.dealer % n, {**setup.options, "decks": decks}))
+        return out
+
+    @classmethod
+    def adapt_deal(cls, deal: dict[str, Any], setup: Setup) -> dict[str, Any] | None:
+        """The remaining seats keep their face-down, face-up and hand cards and the draw pile its
+        order, as far as the new pool (IDIOT-SETUP-2) has the cards; the rest fills the gaps."""
+        left = pool(setup.options.get("decks", 1))
+        n = setup.players
+
+        def take(cards: Any) -> list[str]:
+            kept = []
+            for c in cards:
+                if isinstance(c, str) and left[c] > 0:
+                    left[c] -= 1
+                    kept.append(c)
+            return kept
+
+        try:
+            rows = {z: [take(deal[z][s]) if s < len(deal[z]) else [] for s in range(n)] for z in ZONE_ROWS}
+            dropped = take([c for z in ZONE_ROWS for seat in deal[z][n:] for c in seat])
+            draw = take(deal.get("draw") or [])
+        except (KeyError, TypeError):
+            return None
+        # the gaps are filled from the bottom of what is left, so the top of the draw pile (its end,
+        # drawn first) stays as recorded
+        rest = dropped + sorted(left.elements()) + draw
+        for z in ZONE_ROWS:
+            for row in rows[z]:
+                while len(row) < 3 and rest:
+                    row.append(rest.pop(0))
+        return {"type": "deal", **rows, "draw": rest}
 
     def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> dict[str, Any]:
         """Index into the engine's moves; best of k draws by a cheap progress score (plays of low ranks and
@@ -792,19 +969,40 @@ def _cards(c: Counter[str]) -> list[str]:
 
 
 # -- transition checks ---------------------------------------------------------------------------
+def _conserved(props: IdiotProperties, before: Snapshot, after: Snapshot) -> bool:
+    """All zones of ``after`` together hold the pool, as sorted lists (a seventh of a Counter's cost).
+
+    When ``before`` was judged to hold the pool, ``after`` does exactly when the cards of the zones the
+    move changed are the same before and after: only those are sorted and compared."""
+    z1 = after.raw["zones"]
+    if before is not props.conserved:
+        return sorted(itertools.chain.from_iterable(z1.values())) == props.pool_sorted
+    z0 = before.raw["zones"]
+    gone: list[str] = []
+    came: list[str] = []
+    for name, cards in z1.items():
+        old = z0.get(name)
+        if old != cards:
+            came += cards
+            gone += old or []
+    if z0.keys() != z1.keys():
+        for name, cards in z0.items():
+            if name not in z1:
+                gone += cards
+    return len(gone) == len(came) and sorted(gone) == sorted(came)
+
+
 @checks("IDIOT-INV-1")
 def conservation(props: IdiotProperties, step: Step) -> None:
     """IDIOT-INV-1: all zones together are D decks; the burn pile only grows."""
-    view = props.view(step.after)
-    # two sorted lists compare as multisets at a seventh of a Counter's cost; the Counters are built
-    # only to name the difference of a violation
-    ok = sorted(itertools.chain.from_iterable(view.snap.raw["zones"].values())) == props.pool_sorted
+    ok = _conserved(props, step.before, step.after)
+    props.conserved = step.after if ok else None
     props.expect(
         "IDIOT-INV-1",
         ok,
         f"every zone together must hold exactly {props.decks} deck(s)",
         52 * props.decks,
-        None if ok else _diff(view.total, props.pool),
+        None if ok else _diff(props.view(step.after).total, props.pool),
     )
     old, new = step.before.zone("burned"), step.after.zone("burned")
     # the burn pile kept as it was, with cards added on top, needs no Counters to be a superset
@@ -822,7 +1020,8 @@ def conservation(props: IdiotProperties, step: Step) -> None:
 def deal_and_swap(props: IdiotProperties, step: Step) -> None:
     """The deal lands as sent (3/3/3 and the draw pile); swaps exchange one hand and one face-up card."""
     before, after, n = step.before, step.after, props.n
-    rnd = before.get("round", 0) + (step.kind == "deal")  # protocol.md: `round` counts the deals made so far
+    kind = step.kind
+    rnd = before.get("round", 0) + (kind == "deal")  # protocol.md: `round` counts the deals made so far
     props.expect(
         "IDIOT-DEAL-1",
         after.get("round") == rnd,
@@ -830,7 +1029,7 @@ def deal_and_swap(props: IdiotProperties, step: Step) -> None:
         rnd,
         after.get("round"),
     )
-    if step.kind == "deal":
+    if kind == "deal":
         m = step.move
         got = {z: [sorted(after.zone(f"{z}/{s}")) for s in range(n)] for z in ("face_down", "face_up", "hand")}
         want = {z: [sorted(m[z][s]) for s in range(n)] for z in ("face_down", "face_up", "hand")}
@@ -872,10 +1071,10 @@ def deal_and_swap(props: IdiotProperties, step: Step) -> None:
 
 def _swap_step(props: IdiotProperties, step: Step) -> None:
     """IDIOT-INV-2, IDIOT-SWAP-1 on one move of the swap phase (a swap or ready)."""
-    before, after, n = step.before, step.after, props.n
+    before, n = step.before, props.n
     s = before.to_act
     assert s is not None
-    v0, v1 = props.view(before), props.view(after)
+    v0, v1 = props.views(step)
     others_same = all(v0.hand.same(v1.hand, o) and v0.fu.same(v1.fu, o) for o in range(n) if o != s)
     props.expect(
         "IDIOT-INV-2",
@@ -1025,12 +1224,13 @@ def opening_ladder(props: IdiotProperties, step: Step) -> None:
 )
 def turn_outcome(props: IdiotProperties, step: Step) -> None:
     """Predict the whole outcome of a play, blind play, pickup or stop from the rules, and compare."""
-    before, after = step.before, step.after
+    before = step.before
     if before.phase not in ("opening", "play") or step.kind not in ("play", "play_blind", "pickup", "stop"):
         return
-    v0, v1 = props.view(before), props.view(after)
+    v0, v1 = props.views(step)
     assert before.to_act is not None
-    bad = why_illegal(v0, step.move)
+    # a move in the legal set the rules give here is legal; only another needs the clause it breaks
+    bad = None if v0.allows(step.move) else why_illegal(v0, step.move)
     props.expect(
         "IDIOT-INV-4", bad is None, f"the move applied must be legal here (it breaks {bad})", "legal", step.move
     )
@@ -1040,6 +1240,9 @@ def turn_outcome(props: IdiotProperties, step: Step) -> None:
     _judge_zones(props, step, v0, v1, o)
     _judge_pile(props, step, v0, v1, o)
     _judge_end(props, step, v0, v1, o)
+
+
+NO_CARDS: Counter[str] = Counter()  # an empty multiset to share: read, never changed
 
 
 class Outcome:
@@ -1053,21 +1256,27 @@ class Outcome:
     over: bool
     to_act: int | None
 
+    # the defaults of a move that sets them (each replaced, never changed in place: shared by every Outcome)
+    t = ""  # the move's type (step.kind, read once)
+    # the face-up and face-down rows after the move; None: as before (no multiset built)
+    fu: Counter[str] | None = None
+    fd: Counter[str] | None = None
+    burned: Counter[str] | None = None  # the burn pile after a burn; None when nothing burns
+    r: str | None = None
+    ctx = ""
+    pending: str | None = None
+    burn: str | None = None
+    failed_blind = False
+
     def __init__(self, v0: View, s: int) -> None:
         self.s = s
-        self.hand = v0.hand[s].copy()  # changed in place; the rows are replaced when they change
-        self.fu, self.fd = v0.fu[s], v0.fd[s]
+        self.hand = v0.hand.fresh(s)  # changed in place; the rows are replaced when they change
         self.draw, self.pile = v0.draw, v0.pile  # replaced by new lists, never changed in place
-        self.burned: Counter[str] | None = None  # the burn pile after a burn; None when nothing burns
         self.cards: list[str] = []
-        self.r: str | None = None
-        self.ctx = ""
-        self.pending: str | None = None
-        self.burn: str | None = None
         self.drawn: list[str] = []
-        self.failed_blind = False
-        self.from_hand: Counter[str] = Counter()
-        self.from_fu: Counter[str] = Counter()
+        # the cards a play takes from the hand and the face-up row (split_play's); none until then
+        self.from_hand: Counter[str] = NO_CARDS
+        self.from_fu: Counter[str] = NO_CARDS
 
 
 def _predict(props: IdiotProperties, step: Step, v0: View) -> Outcome:
@@ -1075,6 +1284,7 @@ def _predict(props: IdiotProperties, step: Step, v0: View) -> Outcome:
     t, s = step.kind, step.before.to_act
     assert s is not None
     o = Outcome(v0, s)
+    o.t = t
     if t == "stop":
         o.ctx = "IDIOT-TWO-2" if v0.pending == "two_followup" else "IDIOT-DRAW-3"
     elif t == "pickup":
@@ -1083,7 +1293,7 @@ def _predict(props: IdiotProperties, step: Step, v0: View) -> Outcome:
         o.pile = []
     elif t == "play_blind":
         card = v0.fd_list[s][step.move["index"]]
-        o.fd = o.fd - Counter([card])
+        o.fd = v0.fd[s] - Counter([card])
         o.cards, o.r = [card], rk(card)
         legal = playable(o.r, o.pile, v0.opts)
         o.ctx = "IDIOT-BLIND-2" if legal else "IDIOT-BLIND-3"
@@ -1105,12 +1315,12 @@ def _play_from_zones(props: IdiotProperties, step: Step, v0: View, o: Outcome) -
     opts, pile = v0.opts, o.pile
     o.cards = cards = list(step.move["cards"])
     o.r = r = rk(cards[0])
-    parts = split_play(v0, cards)
+    parts = split_play(v0, cards, o.hand)  # o.hand: still the hand before the move
     assert parts is not None
     o.from_hand, o.from_fu = from_hand, from_fu = parts
-    o.hand -= from_hand
+    take(o.hand, from_hand)
     if from_fu:
-        o.fu = o.fu - from_fu
+        o.fu = v0.fu[o.s] - from_fu
     if from_fu and from_hand:
         o.ctx = "IDIOT-TABLE-3"
     elif from_fu:
@@ -1154,12 +1364,13 @@ def _land(v0: View, o: Outcome) -> None:
 
 def _whose_turn(step: Step, v0: View, o: Outcome) -> None:
     """Who is out, whether the game is over, what is pending and who acts next."""
-    t, s, n, opts = step.kind, o.s, v0.n, v0.opts
+    t, s, n, opts = o.t, o.s, v0.n, v0.opts
     o.out = list(v0.out)
-    o.gone = not (o.hand or o.fu or o.fd)
+    o.gone = not (o.hand or (v0.fu.lists[s] if o.fu is None else o.fu) or (v0.fd.lists[s] if o.fd is None else o.fd))
     if o.gone and s not in o.out:
         o.out.append(s)
-    o.holders = [x for x in range(n) if (v0.holds(x) if x != s else not o.gone)]
+    holding = v0.holding
+    o.holders = [x for x in range(n) if (holding[x] if x != s else not o.gone)]
     o.over = len(o.holders) == 1
     if t in ("play", "play_blind") and not o.failed_blind and not o.burn and not o.gone:
         if o.r == "2" and t == "play" and opts["two_followup"] == "optional":
@@ -1171,13 +1382,13 @@ def _whose_turn(step: Step, v0: View, o: Outcome) -> None:
     elif o.pending or (o.burn and opts["after_burn"] == "burner" and not o.gone):
         o.to_act = s
     else:
-        o.to_act = next_active(s, n, set(o.out))
+        o.to_act = next_active(s, n, o.out)
 
 
 def _judge_zones(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
     """The draw pile, the acting seat's hand, face-up and face-down rows, and every other seat's cards.
     (The failure details are worked out only when a check fails.)"""
-    t, s = step.kind, o.s
+    t, s = o.t, o.s
     drew_too_much = len(v1.draw) < len(o.draw)
     draw_clause = "IDIOT-DRAW-2" if (t in ("pickup", "stop") or o.failed_blind or drew_too_much) else "IDIOT-DRAW-1"
     if v1.draw != o.draw:
@@ -1201,22 +1412,23 @@ def _judge_zones(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outc
             _cards(o.hand),
             _cards(v1.hand[s]),
         )
-    # a row listed as before holds what it held before: no Counter of the new row needed
-    if not (same(o.fu, v0.fu[s]) if v1.fu.lists[s] == v0.fu.lists[s] else same(v1.fu[s], o.fu)):
+    if not _row_kept(v0.fu, v1.fu, s, o.fu):
         props.fail(
             o.ctx if o.from_fu else "IDIOT-TABLE-1",
             "exactly the face-up cards played leave the face-up row",
-            _cards(o.fu),
+            _cards(v0.fu[s] if o.fu is None else o.fu),
             _cards(v1.fu[s]),
         )
-    if not (same(o.fd, v0.fd[s]) if v1.fd.lists[s] == v0.fd.lists[s] else same(v1.fd[s], o.fd)):
+    if not _row_kept(v0.fd, v1.fd, s, o.fd):
         props.fail(
             "IDIOT-BLIND-1",
             "exactly the face-down card at the index played leaves the face-down row, and only by a blind play",
-            _cards(o.fd),
+            _cards(v0.fd[s] if o.fd is None else o.fd),
             _cards(v1.fd[s]),
         )
     props.cover(o.ctx)
+    if _others_listed_as_before(v0, v1, s):
+        return  # every other seat's rows listed as before: nothing to compare seat by seat
     for x in range(v0.n):
         if x != s and not (v1.hand.same(v0.hand, x) and v1.fu.same(v0.fu, x) and v1.fd.same(v0.fd, x)):
             props.fail(
@@ -1225,6 +1437,22 @@ def _judge_zones(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outc
                 "unchanged",
                 {"seat": x},
             )
+
+
+def _row_kept(row0: Rows, row1: Rows, s: int, want: Counter[str] | None) -> bool:
+    """The seat's row after the move holds ``want`` (None: what it held before). A row listed as before
+    holds what it held before: no Counter of the new row needed."""
+    if want is None:
+        return row1.same(row0, s)
+    return same(want, row0[s]) if row1.lists[s] == row0.lists[s] else same(row1[s], want)
+
+
+def _others_listed_as_before(v0: View, v1: View, s: int) -> bool:
+    """Every seat but ``s`` lists its hand, face-up and face-down rows as before (whole lists compared at once)."""
+    for r0, r1 in ((v0.hand.lists, v1.hand.lists), (v0.fu.lists, v1.fu.lists), (v0.fd.lists, v1.fd.lists)):
+        if r0[:s] != r1[:s] or r0[s + 1 :] != r1[s + 1 :]:
+            return False
+    return True
 
 
 HAND_MESSAGES = {
@@ -1240,7 +1468,7 @@ BURN_MESSAGES = {
 
 def _judge_pile(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
     """The pile: it burns exactly when the rules say, else the cards land on it (or a pickup empties it)."""
-    t, r, pile = step.kind, o.r, o.pile
+    t, r, pile = o.t, o.r, o.pile
     burned_now = v1.burned_list != v0.burned_list and bool(v1.burned - v0.burned)  # the same list: nothing burned
     if t not in ("play", "play_blind") or o.failed_blind:
         if not (v1.pile == pile and not burned_now):
@@ -1253,11 +1481,12 @@ def _judge_pile(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outco
                 v1.pile[-4:],
             )
         return
-    landed = v0.pile + o.cards  # the pile before any burn
+    # the pile before any burn: without a burn, the predicted pile itself
+    landed = v0.pile + o.cards if o.burn else pile
+    run = top_run(landed)
     if o.burn == "IDIOT-BURN-4KIND":
-        run = top_run(landed)
         props.situation(o.burn, "five-or-more" if run >= 5 else "one-play" if len(o.cards) >= 4 else "across-plays")
-    elif not o.burn and r not in ("2", "6", "T") and top_run(landed) < 4 <= run_past_twos(landed):
+    elif not o.burn and r not in ("2", "6", "T") and run < 4 <= run_past_twos(landed):
         props.situation("IDIOT-BURN-4KIND", "run-broken")
     if o.burn:
         assert o.burned is not None
@@ -1280,13 +1509,13 @@ def _judge_pile(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outco
             pile[-6:],
             v1.pile[-6:],
         )
-    if top_run(pile) >= (2 if r == "6" else 3):
+    if run >= (2 if r == "6" else 3):
         props.cover(burn_clause_for(r or "3"))  # a run one short of burning stays
 
 
 def _judge_end(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
     """Who is out, whether the game is over and who is the loser, what is pending."""
-    before, after, t, r = step.before, step.after, step.kind, o.r
+    after, t, r = step.after, o.t, o.r
     props.require(
         "IDIOT-OUT-1",
         v1.out == o.out,
@@ -1294,20 +1523,21 @@ def _judge_end(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcom
         o.out,
         v1.out,
     )
-    want_end = {"phase": "over", "loser": o.holders[0]} if o.over else {"phase": "play", "loser": None}
-    got_end = {"phase": after.phase, "loser": (after.get("result") or {}).get("loser")}
-    if not o.over and o.pending and before.phase == "opening" and after.phase == "opening":
-        got_end["phase"] = "play"  # left open: the phase name while the opening play's follow-up is pending
+    want_phase, want_loser = ("over", o.holders[0]) if o.over else ("play", None)
+    got_phase, got_loser = v1.phase, (after.get("result") or {}).get("loser")
+    if not o.over and o.pending and v0.phase == "opening" and got_phase == "opening":
+        got_phase = "play"  # left open: the phase name while the opening play's follow-up is pending
+    ok = got_phase == want_phase and got_loser == want_loser
     props.require(
         "IDIOT-END-1",
-        got_end == want_end,
+        ok,
         "the game ends as soon as exactly one player holds cards, and that player is the loser",
-        want_end,
-        got_end,
+        None if ok else {"phase": want_phase, "loser": want_loser},
+        None if ok else {"phase": got_phase, "loser": got_loser},
     )
     if o.over:
         props.cover("IDIOT-END-1")
-    if after.phase == "play" and after.get("opening_rank") is not None:
+    if v1.phase == "play" and after.get("opening_rank") is not None:
         props.fail(
             "IDIOT-OPEN-2",
             "once the opening card is down the ladder is over (`opening_rank` null)",
@@ -1324,12 +1554,13 @@ def _judge_end(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcom
         else "IDIOT-DRAW-3"
     )
     if not o.over:
+        ok = v1.pending == o.pending
         props.require(
             pend_clause,
-            v1.pending == o.pending,
+            ok,
             "pending after this move: a follow-up after a 2 (two_followup optional, not blind, not burnt, not out), "
             "a chain when a card just drawn has the rank just played, else nothing",
-            {"pending": o.pending, "drawn": o.drawn},
+            None if ok else {"pending": o.pending, "drawn": o.drawn},
             v1.pending,
         )
         if o.pending == "two_followup" or v0.pending == "two_followup" or (r == "2" and t == "play"):
@@ -1341,11 +1572,10 @@ def _judge_end(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcom
 
 def _judge_turn(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome, pend_clause: str) -> None:
     """Who acts next, judged under the clause that decides it."""
-    before, after, t, s, n = step.before, step.after, step.kind, o.s, v0.n
-    natural = next_active(s, n, set(v0.out))
+    t, s, n, to_act = o.t, o.s, v0.n, v1.seat
     if o.over:
         turn_clause = "IDIOT-END-1"
-    elif o.to_act is not None and after.to_act in v1.out:
+    elif o.to_act is not None and to_act in v1.out:
         turn_clause = "IDIOT-OUT-1"
     elif o.burn:
         turn_clause = "IDIOT-BURN-NEXT"
@@ -1355,28 +1585,28 @@ def _judge_turn(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outco
         turn_clause = "IDIOT-BLIND-3"
     elif o.pending or t == "stop":
         turn_clause = pend_clause if o.pending else o.ctx
-    elif before.phase == "opening":
+    elif v0.phase == "opening":
         turn_clause = "IDIOT-OPEN-2"
     else:
         turn_clause = "IDIOT-INV-7"
     props.expect(
         turn_clause,
-        after.to_act == o.to_act,
+        to_act == o.to_act,
         "who acts next: the same player while a follow-up or chain is pending (or after a burn under "
         "after_burn burner), else the next player clockwise who is not out",
         o.to_act,
-        after.to_act,
+        to_act,
     )
     props.cover("IDIOT-INV-7")
     if (
         o.gone
         or (not o.over and o.to_act is not None and o.to_act != s and (s + 1) % n in v1.out)
-        or natural != (s + 1) % n
+        or (s + 1) % n in v0.out  # the next seat clockwise was out already: the turn skips it
     ):
         props.cover("IDIOT-OUT-1")
     if t == "pickup":
         props.cover("IDIOT-PICKUP-2")
-    if before.phase == "opening" and t == "play":
+    if v0.phase == "opening" and t == "play":
         props.cover("IDIOT-OPEN-2")
 
 
@@ -1406,8 +1636,11 @@ def legal_moves(props: IdiotProperties, step: Step) -> None:
     if after.phase in ("deal", "over") or after.to_act is None:
         return
     v = props.view(after)
-    req, opt = legal_set(v)
-    listed = after.keyed
+    # kept on the view: the next move's turn_outcome asks of this same snapshot whether its move is legal
+    if v.legal is None:
+        v.legal = legal_set(v)
+    req, opt = v.legal
+    listed = {key_of(m): m for m in after.moves}  # as ``after.keyed``, without a JSON encoding of each move
     extra: dict[str, list[Any]] = {}
     for k, m in listed.items():
         if k not in req and k not in opt:
@@ -1415,12 +1648,13 @@ def legal_moves(props: IdiotProperties, step: Step) -> None:
     missing: dict[str, list[Any]] = {}
     for k, (m, c) in req.items():
         if k not in listed:
-            missing.setdefault(c, []).append(m)
+            missing.setdefault(c, []).append(_own_copy(m))
     if "IDIOT-TABLE-1" in missing or "IDIOT-TABLE-2" in missing:  # which of the two: did any face-up play get listed?
         face_up_listed = any(k in req and req[k][1] in ("IDIOT-TABLE-1", "IDIOT-TABLE-2") for k in listed)
         table = missing.pop("IDIOT-TABLE-1", []) + missing.pop("IDIOT-TABLE-2", [])
         missing["IDIOT-TABLE-2" if face_up_listed else "IDIOT-TABLE-1"] = table
-    _suits_ignored(props, v, listed, extra, missing)
+    if "IDIOT-PLAY-2" in missing or "IDIOT-PLAY-2" in extra:
+        _suits_ignored(props, v, listed, extra, missing)
     for clause, moves in extra.items():  # one finding per clause the extra moves break
         props.fail(
             clause,
@@ -1432,16 +1666,20 @@ def legal_moves(props: IdiotProperties, step: Step) -> None:
         props.fail(
             clause, "legal_moves leaves out moves the rules allow here", {"listed": moves[:4]}, {"missing": moves[:4]}
         )
-    for c in set(c for _, c in req.values()):
-        props.cover(c)
+    props.cover(*{c for _, c in req.values()})
     if v.phase == "play" and not v.pending and not v.pile:
         props.cover("IDIOT-PICKUP-3")
+
+
+def _own_copy(move: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a required move for a finding to keep: the plays' moves are cached and shared between steps."""
+    return {k: list(x) if isinstance(x, list) else x for k, x in move.items()}
 
 
 def _suits_ignored(
     props: IdiotProperties,
     v: View,
-    listed: dict[bytes, Any],
+    listed: dict[Key, Any],
     extra: dict[str, list[Any]],
     missing: dict[str, list[Any]],
 ) -> None:
@@ -1483,12 +1721,13 @@ def _suits_ignored(
 def zone_discipline(props: IdiotProperties, step: Step) -> None:
     """IDIOT-INV-3: face-up cards leave only with hand and draw pile empty (or in a TABLE-3 play); face-down only
     with hand, face-up and draw pile empty; their counts never grow after the swap phase."""
-    before, after, n = step.before, step.after, props.n
+    before, n = step.before, props.n
     if before.phase in ("deal", "swap"):
         return
-    v0, v1 = props.view(before), props.view(after)
+    v0, v1 = props.views(step)
+    fu0s, fd0s, fu1s, fd1s = v0.fu.lists, v0.fd.lists, v1.fu.lists, v1.fd.lists
     for s in range(n):
-        fu0, fd0, fu1, fd1 = v0.fu.size(s), v0.fd.size(s), v1.fu.size(s), v1.fd.size(s)
+        fu0, fd0, fu1, fd1 = len(fu0s[s]), len(fd0s[s]), len(fu1s[s]), len(fd1s[s])
         ok = fd1 <= fd0 and fu1 <= fu0
         props.expect(
             "IDIOT-INV-3",
@@ -1520,16 +1759,17 @@ def zone_discipline(props: IdiotProperties, step: Step) -> None:
 def draw_rule(props: IdiotProperties, step: Step) -> None:
     """IDIOT-INV-5: after a play from the hand with cards left to draw the hand has 3+; draws never overfill; no
     draw on a pickup turn."""
-    before, after = step.before, step.after
-    if before.phase not in ("opening", "play") or step.kind in ("decline",):
+    before = step.before
+    kind = step.kind
+    if before.phase not in ("opening", "play") or kind in ("decline",):
         return
     s = before.to_act
-    v0, v1 = props.view(before), props.view(after)
+    v0, v1 = props.views(step)
     took = len(v0.draw) - len(v1.draw)
-    if step.kind in ("pickup", "stop"):
+    if kind in ("pickup", "stop"):
         props.expect("IDIOT-INV-5", took == 0, "no draw on a pickup turn or a stop", 0, took)
         return
-    if step.kind == "play" and s is not None and within(Counter(step.move.get("cards") or []), v0.hand[s], v0.fu[s]):
+    if kind == "play" and s is not None and _held(step.move.get("cards") or [], v0, s):
         if v1.draw:
             props.expect(
                 "IDIOT-INV-5",
@@ -1543,6 +1783,13 @@ def draw_rule(props: IdiotProperties, step: Step) -> None:
                 "IDIOT-INV-5", v1.hand.size(s) <= 3, "a draw step never takes the hand above 3", 3, v1.hand.size(s)
             )
     props.cover("IDIOT-INV-5")
+
+
+def _held(cards: list[str], v: View, s: int) -> bool:
+    """The seat's hand and face-up row hold ``cards`` together; a single card needs no multisets."""
+    if len(cards) == 1:
+        return cards[0] in v.hand.lists[s] or cards[0] in v.fu.lists[s]
+    return within(Counter(cards), v.hand[s], v.fu[s])
 
 
 @checks("IDIOT-INV-6", "IDIOT-INV-8")
@@ -1588,25 +1835,26 @@ def progress(props: IdiotProperties, step: Step) -> None:
     before, after, n = step.before, step.after, props.n
     if before.phase == "deal":
         return
-    v0, v1 = props.view(before), props.view(after)
+    v0, v1 = props.views(step)
     props.expect(
         "IDIOT-INV-11", v1.out[: len(v0.out)] == v0.out, "the set of out players never shrinks", v0.out, v1.out
     )
-    circ0 = v0.count - len(before.zone("burned"))
-    circ1 = v1.count - len(after.zone("burned"))
+    circ0 = v0.count - len(v0.burned_list)
+    circ1 = v1.count - len(v1.burned_list)
     props.expect("IDIOT-INV-11", circ1 <= circ0, "cards in circulation (all but burned) never increase", circ0, circ1)
+    holding = v1.holding
     for s in v1.out:
-        ok = not v1.holds(s) and after.to_act != s
+        ok = not holding[s] and v1.seat != s
         props.expect(
             "IDIOT-INV-9",
             ok,
             f"out seat {s} never gets cards again nor acts",
             "no cards, not to act",
-            None if ok else {"cards": v1.hand.size(s) + v1.fu.size(s) + v1.fd.size(s), "to_act": after.to_act},
+            None if ok else {"cards": v1.hand.size(s) + v1.fu.size(s) + v1.fd.size(s), "to_act": v1.seat},
         )
-    if after.phase in ("opening", "play", "over"):
-        holders = [s for s in range(n) if v1.holds(s)]
-        over = after.phase == "over"
+    if v1.phase in ("opening", "play", "over"):
+        holders = [s for s in range(n) if holding[s]]
+        over = v1.phase == "over"
         props.expect(
             "IDIOT-INV-10",
             over == (len(holders) == 1),
@@ -1618,7 +1866,7 @@ def progress(props: IdiotProperties, step: Step) -> None:
             loser = (after.get("result") or {}).get("loser")
             props.expect(
                 "IDIOT-INV-10",
-                loser == holders[0] and after.to_act is None,
+                loser == holders[0] and v1.seat is None,
                 "the one player left holding cards is reported as the loser",
                 holders[0],
                 loser,

@@ -7,26 +7,30 @@ grammar: a trace is games (each starts with ``new_game``), a game is rounds
 ``reject`` events (illegal-move probes) anywhere.  Passes run in order of
 expected payoff, cheapest and largest first:
 
-1. drop whole earlier games;
+1. drop whole earlier games (the violating game alone is replayed first);
 2. drop probes (all at once, then by halves);
-3. hoist the violating event to earlier points of its round (a probe that
+3. with ``adapt``, smaller tables, each recorded deal laid out for them;
+4. hoist the violating event to earlier points of its round (a probe that
    must be refused usually must be refused right after the deal too);
-4. with a lenient replay, keep the violating round's start and let the
-   engine's first listed moves play on (from the deal, then from halfway);
-5. drop earlier rounds (whole deal-to-deal blocks), adjusting the first
+5. with a lenient replay, keep the violating round's start and let the
+   properties' ``play_on`` moves play on (from the deal, then from halfway);
+   with ``fresh``, in a one-round game, other deals shuffled by fixed seeds,
+   played on the same way from the deal;
+6. drop earlier rounds (whole deal-to-deal blocks), adjusting the first
    dealer so that the seats that dealt keep dealing;
-6. smaller setups (fewer players, a smaller target), alone or with only the
-   violating round kept;
-7. ddmin over the remaining single moves and chunks of moves.
+7. without ``adapt``, smaller setups that keep the deals (a smaller target),
+   alone or with only the violating round kept;
+8. ddmin over the remaining single moves and chunks of moves.
 
 A candidate is kept only when ``reproduces`` says it still shows the same
 failure; it then returns how many events lead up to the violation and the
 candidate is cut there.  Moves depend on each other (whose turn it is, which
 cards are held), so a strict replay of a candidate with a move dropped mostly
 diverges; ``lenient_replay`` (what certification uses) replaces a recorded
-move the engine no longer lists by the first one it lists and keeps what was
-actually played.  The budget counts replays, never seconds, and nothing here
-is random: the same trace and the same engine give the same minimized trace.
+move the engine no longer lists by one it lists (``GameProperties.play_on``: the
+first listed unless the game's properties pick one that makes progress) and keeps what was
+actually played.  The budget counts replays and, optionally, engine calls,
+never seconds, and nothing here is random: the same trace and the same engine give the same minimized trace.
 """
 
 from __future__ import annotations
@@ -47,6 +51,12 @@ from ruleproof.session import Ledger, Session
 
 Reproduces = Callable[[Trace], int | None]
 Setups = Callable[[Setup], Sequence[Setup]]
+# a recorded deal laid out for a smaller setup (GameProperties.adapt_deal); None when it cannot be
+AdaptDeal = Callable[[Move, Setup], Move | None]
+# a deal for a setup shuffled by a seed (GameProperties.fresh_deal); None when the game has none
+FreshDeal = Callable[[Setup, int], Move | None]
+# fresh deals tried at each table: the FRESH_TABLES smallest smaller ones, then the trace's own
+FRESH_DEALS, FRESH_TABLES = 24, 2
 
 
 @frozen
@@ -64,6 +74,9 @@ class Played:
 # replay a candidate leniently, playing no more than this many events in all (see ``lenient_replay``)
 Lenient = Callable[[Trace, int], Played | None]
 
+# A budget of engine calls: (the engine's call counter, how many calls minimizing may make)
+Calls = tuple[Callable[[], int], int]
+
 # A unit of deletion: the positions (ids, see _Work) of the events removed together.
 Unit = tuple[int, ...]
 
@@ -77,13 +90,16 @@ class Minimized:
     replays: int  # calls made to ``reproduces``
 
 
-def minimize(
+def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: budgets and replay strategies
     trace: Trace,
     reproduces: Reproduces,
     *,
     budget: int,
     setups: Setups | None = None,
     lenient: Lenient | None = None,
+    calls: Calls | None = None,
+    adapt: AdaptDeal | None = None,
+    fresh: FreshDeal | None = None,
 ) -> Minimized:
     """The smallest trace found within ``budget`` calls of ``reproduces`` (or of ``lenient``).
 
@@ -91,18 +107,29 @@ def minimize(
     nondeterministic engine), it comes back unchanged, since nothing smaller
     could be trusted either.  With ``lenient``, every candidate is replayed
     by it instead: a move the engine no longer lists is replaced by one it
-    lists, so dropping a move no longer strands the moves after it.
+    lists, so dropping a move no longer strands the moves after it.  With
+    ``adapt``, a smaller setup is tried with the game's deals laid out for
+    it, right after the probes are dropped (fewer players shorten every
+    round); without it, the recorded deals are kept.  With
+    ``calls``, no replay starts once the engine has answered that many calls
+    since the start: a replay of a short candidate costs little, so counting
+    engine calls buys many more of them than counting replays would.
     """
-    work = _Work(trace, reproduces, budget, lenient)
+    work = _Work(trace, reproduces, budget, lenient, calls)
+    tables = setups if adapt is not None else None
     if work.confirm():
         while work.left() > 0:
             before = work.size()
             _drop_games(work)
             _drop_probes(work)
+            if setups is not None and adapt is not None:
+                _smaller_setups(work, setups, adapt)
             _hoist_violation(work)
             _play_on(work)
+            if fresh is not None:
+                _fresh_deals(work, fresh, tables)
             _drop_rounds(work)
-            if setups is not None:
+            if setups is not None and adapt is None:
                 _smaller_setups(work, setups)
             _ddmin_moves(work)
             if work.size() >= before:  # a full round of passes found nothing: a fixpoint
@@ -117,8 +144,17 @@ class _Work:
     its id), so a unit of deletion survives the cuts made by earlier passes.
     """
 
-    def __init__(self, trace: Trace, reproduces: Reproduces, budget: int, lenient: Lenient | None = None) -> None:
+    def __init__(
+        self,
+        trace: Trace,
+        reproduces: Reproduces,
+        budget: int,
+        lenient: Lenient | None = None,
+        calls: Calls | None = None,
+    ) -> None:
         self.game = trace.game
+        self.calls = calls
+        self.calls_at_start = calls[0]() if calls is not None else 0
         self.finding = trace.finding
         self.reproduces = reproduces
         self.lenient = lenient
@@ -137,14 +173,22 @@ class _Work:
         return len(self.pairs), sum(_setup_weight(e) for _, e in self.pairs if e.kind == "new_game")
 
     def left(self) -> int:
+        """Replays left (0 once the engine calls are spent too)."""
+        if self.calls is not None and self.calls[0]() - self.calls_at_start >= self.calls[1]:
+            return 0
         return self.budget - self.replays
 
     def ids(self) -> set[int]:
         return {i for i, _ in self.pairs}
 
     def confirm(self) -> bool:
-        """Replay the input itself and cut it at its violation."""
-        return self.attempt(self.pairs, force=True)
+        """Replay the violating game alone, else the input itself, and cut it at its violation.
+
+        The violating game alone is tried first because the input may hold a long example's earlier
+        games; they are needed only when the engine carries something from game to game.
+        """
+        games = _games(self.pairs)
+        return (len(games) > 1 and self.attempt(games[-1], force=True)) or self.attempt(self.pairs, force=True)
 
     def attempt(self, pairs: list[tuple[int, Event]], *, force: bool = False) -> bool:
         """Replay a candidate; keep it (cut at the violation) when it reproduces and is smaller."""
@@ -156,7 +200,7 @@ class _Work:
             return self._attempt_lenient(pairs, candidate, key, force=force)
         if key in self.cache:
             upto = self.cache[key]
-        elif self.replays >= self.budget:
+        elif self.left() <= 0:
             return False
         else:
             self.replays += 1
@@ -176,7 +220,7 @@ class _Work:
         limit = len(self.pairs) if force else len(self.pairs) - 1  # a longer trace is no gain
         if key in self.played:
             played = self.played[key]
-        elif self.replays >= self.budget:
+        elif self.left() <= 0:
             return False
         else:
             self.replays += 1
@@ -309,7 +353,7 @@ def _hoist_violation(work: _Work) -> None:
 
 
 def _play_on(work: _Work) -> None:
-    """With a lenient replay: keep the violating round's start, then let the engine's first listed moves play.
+    """With a lenient replay: keep the violating round's start, then let the properties' play_on moves play.
 
     Tried right after the round's deal, then halfway to the violation: a rule broken in every trick
     or turn shows within a few moves whatever is played.
@@ -325,6 +369,33 @@ def _play_on(work: _Work) -> None:
             return
         if work.attempt(work.pairs[:lo]):
             return
+
+
+def _fresh_deals(work: _Work, fresh: FreshDeal, setups: Setups | None) -> None:
+    """With a lenient replay, a one-round game: other deals, played on from the deal.
+
+    The properties shuffle them by fixed seeds (the same trace gives the same candidates), at the
+    smallest smaller tables first (two players, then three: a rule about the turn order may need
+    three), then at the trace's own; every deal that shows the clause sooner
+    is kept, so each later one must show it sooner still.  A rule broken whenever some cards meet
+    (a rank on a rank, a burn) shows within a few turns of many deals, where deleting moves from the
+    recorded game cannot move those cards any closer.
+    """
+    game = _games(work.pairs)[-1]
+    rounds = _rounds(game)
+    if work.lenient is None or len(rounds) != 1 or game[1] is not rounds[0][0]:
+        return  # a game of several rounds (or with events before its deal) keeps its deals
+    (new_game_id, first), deal_id = game[0], rounds[0][0][0]
+    current = Setup.from_json(first.value)
+    tables = [*(list(setups(current))[:FRESH_TABLES] if setups is not None else []), current]
+    for setup in tables:
+        for seed in range(FRESH_DEALS):
+            if work.left() <= 0:
+                return
+            deal = fresh(setup, seed)
+            if deal is None:
+                return
+            work.attempt([(new_game_id, Event("new_game", setup.to_json())), (deal_id, Event("apply", deal))])
 
 
 def _drop_rounds(work: _Work) -> None:
@@ -362,7 +433,27 @@ class _DealerShift:
         return _with_dealer(candidate, self.new_game_id, next(_dealers(game[0][1].value, k)))
 
 
-def _smaller_setups(work: _Work, setups: Setups, limit: int = 6) -> None:
+def _with_setup(
+    pairs: list[tuple[int, Event]], game: list[tuple[int, Event]], setup: Setup, adapt: AdaptDeal | None
+) -> list[tuple[int, Event]] | None:
+    """The pairs with ``game`` started by ``setup`` (its deals adapted to it when ``adapt`` is given)."""
+    ids = {i for i, _ in game}
+    new_game_id = game[0][0]
+    out: list[tuple[int, Event]] = []
+    for i, event in pairs:
+        sent = event
+        if i == new_game_id:
+            sent = Event("new_game", setup.to_json())
+        elif adapt is not None and i in ids and _is_deal(event):
+            deal = adapt(event.value, setup)
+            if deal is None:
+                return None
+            sent = Event("apply", deal)
+        out.append((i, sent))
+    return out
+
+
+def _smaller_setups(work: _Work, setups: Setups, adapt: AdaptDeal | None = None, limit: int = 6) -> None:
     """Substitute smaller setups into the violating game's new_game, alone or with only its last round."""
     tried: set[bytes] = set()
     progress = True
@@ -380,7 +471,9 @@ def _smaller_setups(work: _Work, setups: Setups, limit: int = 6) -> None:
             if key in tried:
                 continue
             tried.add(key)
-            swapped = [(i, Event("new_game", value) if i == new_game_id else e) for i, e in work.pairs]
+            swapped = _with_setup(work.pairs, game, setup, adapt)
+            if swapped is None:
+                continue
             if work.attempt(swapped):
                 progress = True
                 break
@@ -449,10 +542,10 @@ class _Stranded(Exception):
 def lenient_replay(engine: CheckedEngine, props_cls: type[GameProperties], clause: str) -> Lenient:
     """A replay for ``minimize(lenient=...)`` that follows a candidate wherever the engine lets it.
 
-    A recorded move the engine does not list here is replaced by the first move it lists; a probe
+    A recorded move the engine does not list here is replaced by the properties' ``play_on`` move; a probe
     the engine now lists is sent only where the properties still name it as breaking its clause
     (else it is dropped, so a move that became legal is not blamed); once the candidate runs out,
-    the first listed move is played on.  It answers what was played, cut right after ``clause`` first
+    the ``play_on`` move is played on.  It answers what was played, cut right after ``clause`` first
     failed, or None when it did not fail within ``limit`` events.  Deterministic: the same engine
     plays the same moves.
     """
@@ -477,7 +570,7 @@ def lenient_replay(engine: CheckedEngine, props_cls: type[GameProperties], claus
                 if clause in failed:
                     return Played(tuple(events), tuple(origin))
             while len(events) < limit and session.snap is not None and session.snap.moves:
-                events.append(_send_listed(session, session.snap.moves[0]))
+                events.append(_send_listed(session, _stand_in(session)))
                 origin.append(-1)
                 if clause in failed:
                     return Played(tuple(events), tuple(origin))
@@ -514,8 +607,16 @@ def _send(session: Session, event: Event) -> Event | None:
         return event
     if snap.phase == "deal" or not snap.moves:
         raise _Stranded  # the round ended sooner than recorded: no deal to send
-    move = event.value if move_key(event.value) in snap.move_keys else snap.moves[0]
+    move = event.value if move_key(event.value) in snap.move_keys else _stand_in(session)
     return _send_listed(session, move)
+
+
+def _stand_in(session: Session) -> Move:
+    """The listed move the properties play on with (``GameProperties.play_on``), else the first listed."""
+    snap, props = session.snap, session.props
+    assert snap is not None and props is not None and snap.moves
+    move = props.guarded("play_on", props.play_on, snap)
+    return move if move is not None else snap.moves[0]
 
 
 def _send_listed(session: Session, move: Move) -> Event:

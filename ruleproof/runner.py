@@ -4,9 +4,9 @@ For each game: the smoke stage (can the engine be driven at all?), the
 fixtures, then one exploration by the Hypothesis state machine with a fixed
 budget (the profile's examples x steps, whatever fails).  Violations are
 recorded and the games go on (record and continue), so one exploration judges
-every clause.  Afterwards the first counterexample of each failing clause is
-minimized on the concrete trace (a budget of replays, never seconds) and
-replayed once more to confirm it.  Design notes: docs/architecture.md.
+every clause.  Afterwards the shallowest counterexample of each failing clause
+is minimized on the concrete trace (a budget of engine calls, never seconds)
+and replayed once more to confirm it.  Design notes: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -42,21 +42,51 @@ Progress = Callable[[str, str], None]  # (game, message)
 
 @frozen
 class Profile:
-    """How hard to look: examples and steps to explore, replays to minimize each failure."""
+    """How hard to look: examples and steps to explore, and what minimizing the failures may spend.
+
+    Minimizing a game's failures may make ``minimize_share`` times as many engine calls as its
+    exploration made, and at least ``minimize_calls``: an engine failing many clauses then costs at
+    most about (1 + share) times a passing one, however many it fails.  Calls, not replays, because
+    a replay of a short candidate costs a few calls and one of the recorded trace hundreds; both are
+    counts, so the same seed gives the same certificate.
+    """
 
     name: str
     max_examples: int
     steps: int
     derandomize: bool
     minimize_replays: int  # per failing clause
-    minimize_total: int  # per game, so a very deviant engine cannot make minimizing dominate
+    minimize_calls: int  # per game, at least
+    minimize_share: float  # per game, of the exploration's engine calls
 
 
 PROFILES = {
-    "dev": Profile("dev", max_examples=8, steps=150, derandomize=False, minimize_replays=12, minimize_total=60),
-    "ci": Profile("ci", max_examples=30, steps=300, derandomize=True, minimize_replays=24, minimize_total=120),
+    "dev": Profile(
+        "dev",
+        max_examples=8,
+        steps=150,
+        derandomize=False,
+        minimize_replays=60,
+        minimize_calls=10_000,
+        minimize_share=0.5,
+    ),
+    "ci": Profile(
+        "ci",
+        max_examples=30,
+        steps=300,
+        derandomize=True,
+        minimize_replays=200,
+        minimize_calls=20_000,
+        minimize_share=0.5,
+    ),
     "thorough": Profile(
-        "thorough", max_examples=400, steps=1000, derandomize=False, minimize_replays=200, minimize_total=4000
+        "thorough",
+        max_examples=400,
+        steps=1000,
+        derandomize=False,
+        minimize_replays=2000,
+        minimize_calls=400_000,
+        minimize_share=1.0,
     ),
 }
 
@@ -66,23 +96,33 @@ for _p in PROFILES.values():  # also usable as Hypothesis profiles by name
 
 @define
 class FindingStore:
-    """Every violation of one game's run: the first counterexample of each clause, and counts."""
+    """Every violation of one game's run: a counterexample of each clause, and counts.
+
+    The exploration keeps, for each clause, the occurrence that came earliest in its game (the
+    shortest path from a ``new_game`` to the violation), not merely the first one: an engine that
+    breaks a rule again and again shows it some time near the start of a game, and the minimizer's
+    replays go much further from there.  The time to the first violation stays the first one's.
+    """
 
     started: float
     source: str = "properties"
     first: dict[str, tuple[Finding, Trace, str, float]] = field(factory=dict)
     fixtures: dict[str, Fixture] = field(factory=dict)  # source -> the fixture run under it
     counts: Counter[str] = field(factory=Counter)
+    depth: dict[str, int] = field(factory=dict)  # clause -> moves into its game of the kept occurrence
 
     def sink(self, finding: Finding, session: Session) -> None:
-        self.counts[finding.clause] += 1
-        if finding.clause not in self.first:  # only the first of a clause keeps a trace: no copy per step
-            self.first[finding.clause] = (
-                finding,
-                session.trace(finding),
-                self.source,
-                time.perf_counter() - self.started,
-            )
+        clause = finding.clause
+        self.counts[clause] += 1
+        depth = session.moves_in_game()
+        kept = self.first.get(clause)
+        if kept is None:
+            self.first[clause] = (finding, session.trace(finding), self.source, time.perf_counter() - self.started)
+            self.depth[clause] = depth
+        elif kept[2] == self.source == "properties" and depth < self.depth[clause]:
+            # a shallower one: copy its trace (a few times a clause, never once per step)
+            self.first[clause] = (finding, session.trace(finding), self.source, kept[3])
+            self.depth[clause] = depth
 
 
 def hypothesis_settings(profile: Profile) -> settings:
@@ -139,10 +179,11 @@ def certify_game(  # noqa: PLR0913 - keyword options of the public API, passed b
         if fixtures:
             _run_fixtures(run, fixtures_for(game, declared, user_fixtures))
         stage = "properties"
+        explored = engine.calls
         if properties and not run.should_stop():
             _explore(run, declared, profile, seed)
         progress(game, "minimizing counterexamples")
-        _minimize_all(run, profile)
+        _minimize_all(run, profile, engine.calls - explored, declared)
     except AdapterBroken as broken:
         if broken.kind == "interrupted":  # a call cut short because the run is stopping: not the engine's fault
             run.stopping.set()
@@ -227,24 +268,41 @@ def _explore(run: GameRun, declared: JSONObject, profile: Profile, seed: int | N
         raise exploration.broken
 
 
-def _minimize_all(run: GameRun, profile: Profile) -> None:
-    """Minimize each failing clause's first counterexample, then confirm it by one more replay."""
+def _minimize_all(run: GameRun, profile: Profile, explored: int, declared: JSONObject) -> None:
+    """Minimize each failing clause's counterexample, then confirm it by one more replay.
+
+    ``explored``: the engine calls the exploration made, which sets the game's budget of calls;
+    ``declared``: the engine's hello entry, which bounds the smaller setups tried.
+    """
     engine, props_cls, store = run.engine, run.props_cls, run.store
-    left = profile.minimize_total
+    left = max(profile.minimize_calls, int(profile.minimize_share * explored))
     replays = 0
     # an engine failing many clauses shares the game's budget fairly: each clause gets at most its
     # share of what is left (what one does not use goes to the next), not the first few all of it
     waiting = sum(1 for c, (_, _, src, _) in store.first.items() if src == "properties" and run.stop_after in (None, c))
-    for clause, (finding, recorded, source, seconds) in store.first.items():
+    # the shallowest counterexamples first: they cost least, and what they leave goes to the deeper ones
+    order = sorted(store.first, key=lambda c: store.depth.get(c, 0))
+    for clause in order:
+        finding, recorded, source, seconds = store.first[clause]
         if run.stop_after is not None and clause != run.stop_after:
             continue
         trace, original = recorded, len(recorded.events)
         if source == "properties" and left > 0:
-            budget = min(profile.minimize_replays, max(1, left // max(1, waiting)))
+            share = max(1, left // max(1, waiting))
             waiting -= 1
             lenient = lenient_replay(engine, props_cls, clause)  # a dropped move does not strand the rest
-            small = minimize(trace, _reproduces(engine, props_cls, clause), budget=budget, lenient=lenient)
-            trace, left, replays = small.trace, left - small.replays, replays + small.replays
+            before = engine.calls
+            small = minimize(
+                trace,
+                _reproduces(engine, props_cls, clause),
+                budget=profile.minimize_replays,
+                lenient=lenient,
+                calls=(lambda: engine.calls, share),
+                setups=lambda setup: props_cls.smaller_setups(setup, declared),
+                adapt=props_cls.adapt_deal,
+                fresh=props_cls.fresh_deal,
+            )
+            trace, left, replays = small.trace, left - (engine.calls - before), replays + small.replays
         outcome = replay(trace, engine, props_cls, stop_at=clause)
         replays += 1
         at = outcome.first(clause)
@@ -266,6 +324,8 @@ def _minimize_all(run: GameRun, profile: Profile) -> None:
                 outcome.states[: len(trace.events)],
             )
         )
+    rank = {clause: i for i, clause in enumerate(store.first)}  # reported in the order first seen
+    run.report.failures.sort(key=lambda f: rank.get(f.finding.clause, len(rank)))
     run.report.stats["replays"] = replays
 
 

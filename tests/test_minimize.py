@@ -192,6 +192,58 @@ def test_budget_counts_replays_and_the_result_is_deterministic() -> None:
     assert len(first.trace.events) < len(events)
 
 
+def test_a_budget_of_engine_calls_stops_starting_replays() -> None:
+    events = build(games=1, rounds=3, moves=20)
+    calls = [0]
+    inner = needs(events[5], violation=events[-1])
+
+    def reproduces(trace: Trace) -> int | None:
+        calls[0] += len(trace.events)  # an engine call per event replayed
+        return inner(trace)
+
+    result = run(events, reproduces, budget=1000, calls=(lambda: calls[0], 150))
+    # no replay starts once 150 calls are spent: the last one started below 150 and cost at most the input
+    assert calls[0] < 150 + len(events)
+    assert result.replays < 1000
+    again = run(events, needs(events[5], violation=events[-1]), budget=result.replays)
+    assert again.trace == result.trace  # the same replays, counted either way: the same trace
+
+
+def test_the_violating_game_alone_is_replayed_first() -> None:
+    events = build(games=4, rounds=1, moves=30, probe_every=100)
+    start = max(i for i, e in enumerate(events) if e.kind == "new_game")
+    sizes: list[int] = []
+    inner = needs(events[start], violation=events[-1])
+
+    def reproduces(trace: Trace) -> int | None:
+        sizes.append(len(trace.events))
+        return inner(trace)
+
+    run(events, reproduces)
+    assert sizes[0] == len(events) - start  # not the whole example: its earlier games are not needed
+
+
+def test_smaller_setups_are_tried_with_their_deals_adapted() -> None:
+    events = build(games=1, rounds=1, moves=12, probe_every=100, players=4)
+
+    def smaller(setup: Setup) -> list[Setup]:
+        return [Setup(setup.game, n, 0, setup.options) for n in range(2, setup.players)]
+
+    def adapt(deal: Any, setup: Setup) -> Any:
+        return {**deal, "hands": [[f"{deal['hands'][0][0]}/{setup.players}"]]}
+
+    def reproduces(trace: Trace) -> int | None:  # a two-player table must get its own deal, then play 3
+        first, dealt = trace.events[0].value, trace.events[1].value
+        if dealt["hands"][0][0] != f"g0r0/{first['players']}" and first["players"] != 4:
+            return None
+        plays = [i for i, e in enumerate(trace.events) if e.kind == "apply" and e.value["type"] == "play"]
+        return plays[2] + 1 if len(plays) >= 3 else None
+
+    result = run(events, reproduces, setups=smaller, adapt=adapt)
+    assert result.trace.events[0].value["players"] == 2
+    assert result.trace.events[1].value["hands"] == [["g0r0/2"]]
+
+
 def test_an_input_that_does_not_reproduce_comes_back_unchanged() -> None:
     events = build(games=1, rounds=1, moves=10)
     reproduces = needs(violation=play("never"))
@@ -378,3 +430,79 @@ def test_lenient_replay_minimizes_a_determinism_failure() -> None:
     result = minimize(trace, reproduces, budget=24, lenient=lenient_replay(engine, props, CONTRACT_DETERMINISM))
     assert len(result.trace.events) < len(trace.events)
     assert reproduces(result.trace) is not None
+
+
+def test_an_idiot_deal_is_adapted_to_a_smaller_table() -> None:
+    from collections import Counter
+
+    from ruleproof.checked import CheckedEngine
+    from ruleproof.properties import properties_for
+    from ruleproof.reference import ReferenceEngine
+
+    props = properties_for("idiot")
+    big = Setup("idiot", 3, 1, {"decks": 2, "after_burn": "next", "six_burn": 3, "two_followup": "optional"})
+    cards = sorted(Counter({f"{r}{s}": 2 for r in "23456789TJQKA" for s in "SHDC"}).elements())
+    deal = props(big, None)._deal_of(cards)  # type: ignore[attr-defined]
+    declared = {"players": [2, 3, 4], "options": {"decks": {"min": 1, "max": 4}}}
+    smaller = props.smaller_setups(big, declared)
+    assert [(s.players, s.options["decks"], s.dealer) for s in smaller] == [(2, 1, 1)]
+    adapted = props.adapt_deal(deal, smaller[0])
+    assert adapted is not None
+    rows = [adapted[z] for z in ("face_down", "face_up", "hand")]
+    assert all(len(row) == 2 and all(len(cards) == 3 for cards in row) for row in rows)
+    everything = [c for row in rows for seat in row for c in seat] + adapted["draw"]
+    assert Counter(everything) == Counter(f"{r}{s}" for r in "23456789TJQKA" for s in "SHDC")
+    assert set(deal["face_down"][0]) <= set(adapted["face_down"][0])  # a seat kept keeps its cards where it can
+    engine = CheckedEngine(ReferenceEngine())
+    engine.new_game("idiot", 2, 1, smaller[0].options)
+    assert engine.apply(adapted)["phase"] == "swap"  # a deal the engine takes
+
+
+def test_fresh_deals_played_on_find_a_shorter_game() -> None:
+    from ruleproof.minimize import FRESH_DEALS, Played
+
+    events = [new_game(players=4), deal("recorded"), *[play(f"m{i}") for i in range(40)]]
+    lucky = FRESH_DEALS - 2  # only this seed's deal, at two players, breaks the rule within a few moves
+
+    def fresh(setup: Setup, seed: int) -> Any:
+        return {"type": "deal", "hands": [[f"seed{seed}/{setup.players}"]]}
+
+    def lenient(candidate: Trace, limit: int) -> Played | None:
+        """Plays the candidate, then moves of its own; the rule breaks 40 moves after the recorded
+        deal, 3 moves after the lucky one at two players, never after another."""
+        tag = candidate.events[1].value["hands"][0][0]
+        after = {"recorded": 40, f"seed{lucky}/2": 3}.get(tag)
+        if after is None or 2 + after > limit:
+            return None
+        played = list(candidate.events[: 2 + after])
+        played += [play(f"on{i}") for i in range(2 + after - len(played))]
+        origin = [i if i < len(candidate.events) else -1 for i in range(len(played))]
+        return Played(tuple(played), tuple(origin))
+
+    def smaller(setup: Setup) -> list[Setup]:
+        return [Setup(setup.game, n, 0, setup.options) for n in range(2, setup.players)]
+
+    keep = lambda deal, setup: deal  # noqa: E731 - the recorded deal fits any table here
+    result = run(events, needs(violation=play("never")), lenient=lenient, fresh=fresh, setups=smaller, adapt=keep)
+    assert result.trace.events[0].value["players"] == 2
+    assert result.trace.events[1].value["hands"] == [[f"seed{lucky}/2"]]
+    assert len(result.trace.events) == 5
+
+
+def test_idiot_fresh_deals_are_valid_and_play_on_makes_progress() -> None:
+    from ruleproof.checked import CheckedEngine
+    from ruleproof.properties import properties_for
+    from ruleproof.properties.snapshot import Snapshot
+    from ruleproof.reference import ReferenceEngine
+    from ruleproof.session import Ledger
+
+    props = properties_for("idiot")
+    setup = Setup("idiot", 2, 0, {"decks": 1})
+    deals = [props.fresh_deal(setup, seed) for seed in range(3)]
+    assert deals[0] == props.fresh_deal(setup, 0) and deals[0] != deals[1]  # seeded: the same seed, the same deal
+    engine = CheckedEngine(ReferenceEngine())
+    engine.new_game("idiot", 2, 0, {"decks": 1})
+    state = engine.apply(deals[0])
+    snap = Snapshot(state, tuple(engine.legal_moves()))
+    assert snap.phase == "swap" and snap.moves[0]["type"] == "swap"  # the first listed would swap back and forth
+    assert props(setup, Ledger()).play_on(snap) == {"type": "ready"}

@@ -321,3 +321,11 @@ def test_reply_ids_must_be_the_integer_sent() -> None:
             with pytest.raises(AdapterBroken) as info:
                 engine.hello()
             assert info.value.kind == "wrong_id", info.value.message
+
+
+def test_an_in_process_engine_handing_out_its_own_state_is_broken() -> None:
+    from tests.broken_engines.inprocess import HandsOutItsState
+
+    report = certify_game(CheckedEngine(HandsOutItsState()), "black-maria", PROFILES["dev"], seed=1)
+    assert report.broken is not None and report.broken.kind == "stale_state"
+    assert "same object" in report.broken.message and "new state from every call" in report.broken.message

@@ -3,7 +3,8 @@
 Factories that cannot give an engine (they raise, or return 42, None, or an
 object without ``close()``), an engine declaring no game, one refusing every
 deal under its own clause ID, and one whose ``apply`` loops forever after a
-number of calls (the in-process hang of issue 12, probe 15).
+number of calls (the in-process hang of issue 12, probe 15), and one that hands out its own
+state object and changes it in place.
 """
 
 from __future__ import annotations
@@ -87,6 +88,29 @@ class LoopsForever(Wrapped):
             while True:  # the bug: the next seat is computed from itself
                 seat = (seat + 0) % 4
         return self.inner.apply(move)
+
+
+class HandsOutItsState(Wrapped):
+    """Returns one state object and changes it in place from call to call, as an engine that
+    hands out its own bookkeeping would."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mine: dict[str, Any] = {}
+
+    def _own(self, state: dict[str, Any]) -> dict[str, Any]:
+        self.mine.clear()
+        self.mine.update(state)
+        return self.mine
+
+    def new_game(self, game: str, players: int, dealer: int, options: dict[str, Any]) -> dict[str, Any]:
+        return self._own(self.inner.new_game(game, players, dealer, options))
+
+    def apply(self, move: dict[str, Any]) -> dict[str, Any]:
+        return self._own(self.inner.apply(move))
+
+    def state(self) -> dict[str, Any]:
+        return self._own(self.inner.state())
 
 
 class HangsInFactory:

@@ -60,6 +60,11 @@ def laid_out(cards: list[str], n: int) -> dict[str, Any]:
     return {"type": "deal", "face_down": rows[0], "face_up": rows[1], "hand": rows[2], "draw": cards[9 * n :]}
 
 
+def default_decks(n: int) -> int:
+    """IDIOT-SETUP-2's default: one deck per three players, and enough for nine cards a player."""
+    return max(math.ceil(n / 3), math.ceil(9 * n / 52))
+
+
 def pool(decks: int) -> Counter[str]:
     """IDIOT-SETUP-2: D standard decks shuffled together."""
     return Counter({c: decks for c in STANDARD_DECK})
@@ -619,7 +624,7 @@ class IdiotProperties(GameProperties):
         super().__init__(setup, ledger)
         self.n = setup.players
         # an option left out of new_game takes the contract's default (the kit's setup probes do that)
-        self.decks = setup.options.get("decks", max(math.ceil(self.n / 3), math.ceil(9 * self.n / 52)))
+        self.decks = setup.options.get("decks", default_decks(self.n))
         self.pool = pool(self.decks)  # IDIOT-INV-1's multiset, built once per game
         self.pool_sorted = sorted(self.pool.elements())  # the same, as a list to compare with sorted zones
         self.declines = 0  # declines in a row at the current ladder rank
@@ -666,7 +671,7 @@ class IdiotProperties(GameProperties):
     def default_options(cls, players: int, sent: JSONObject) -> JSONObject:
         # enough decks for three players a deck and nine cards a player (IDIOT-SETUP-1)
         return {
-            "decks": max(math.ceil(players / 3), math.ceil(9 * players / 52)),
+            "decks": default_decks(players),
             "after_burn": "next",
             "six_burn": 3,
             "two_followup": "optional",
@@ -695,7 +700,7 @@ class IdiotProperties(GameProperties):
             n = draw(st.one_of(pick, pick, pick, st.sampled_from(some)) if some else pick, label="players")
             decl = options.get("decks")
             need = math.ceil(9 * n / 52)  # the kit never asks for 9n > 52D
-            default = max(need, math.ceil(n / 3))
+            default = default_decks(n)
             if isinstance(decl, dict):
                 lo, hi = max(decl["min"], need), decl["max"]
                 picks = sorted({d for d in (lo, default, lo + 1) if lo <= d <= hi}) or [lo]
@@ -726,7 +731,7 @@ class IdiotProperties(GameProperties):
     @classmethod
     def fresh_deal(cls, setup: Setup, seed: int) -> dict[str, Any] | None:
         n = setup.players
-        cards = sorted(pool(setup.options.get("decks", max(math.ceil(n / 3), math.ceil(9 * n / 52)))).elements())
+        cards = sorted(pool(setup.options.get("decks", default_decks(n))).elements())
         random.Random(seed).shuffle(cards)
         return laid_out(cards, n)
 
@@ -748,7 +753,7 @@ class IdiotProperties(GameProperties):
             elif isinstance(decl, list) and decl:
                 decks = min((d for d in decl if d >= need), default=max(decl))
             else:
-                decks = max(math.ceil(n / 3), need)
+                decks = default_decks(n)
             out.append(Setup(GAME, n, setup.dealer % n, {**setup.options, "decks": decks}))
         return out
 
@@ -756,7 +761,7 @@ class IdiotProperties(GameProperties):
     def adapt_deal(cls, deal: dict[str, Any], setup: Setup) -> dict[str, Any] | None:
         """The remaining seats keep their face-down, face-up and hand cards and the draw pile its
         order, as far as the new pool (IDIOT-SETUP-2) has the cards; the rest fills the gaps."""
-        left = pool(setup.options.get("decks", 1))
+        left = pool(setup.options.get("decks", default_decks(setup.players)))
         n = setup.players
 
         def take(cards: Any) -> list[str]:

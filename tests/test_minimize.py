@@ -267,6 +267,20 @@ REAL = {"WinnerDoesNotLead": 20, "SpadeHonoursUnderStandard": 60, "CardNotHeldAc
 @pytest.mark.parametrize("name", sorted(REAL))
 def test_real_mutant_trace_is_minimized_by_replay(name: str) -> None:
     """A long trace (half a clean game, then the mutant's game) against a gallery mutant, replayed for real."""
+    *_, trace, reproduces = _mutant_case(name)
+    assert trace.games()[-1][0] > 0, "the violation is in the second game"
+
+    result = minimize(trace, reproduces, budget=80)
+    assert result.replays <= 80
+    assert result.original == len(trace.events)
+    assert len(result.trace.events) < len(trace.events)
+    assert len(result.trace.events) <= REAL[name], [e.to_json() for e in result.trace.events]
+    assert reproduces(result.trace) == len(result.trace.events)
+
+
+def _mutant_case(name: str) -> tuple[Any, Any, str, Trace, Callable[[Trace], int | None]]:
+    """A Black Maria gallery mutant's engine and properties, the driven trace cut at its violation, and
+    the strict replay that tells whether a candidate still shows it."""
     from ruleproof.checked import CheckedEngine
     from ruleproof.properties import properties_for
     from ruleproof.replay import replay
@@ -280,18 +294,12 @@ def test_real_mutant_trace_is_minimized_by_replay(name: str) -> None:
     violated_at = replay(trace, engine, props, stop_at=mutant.clause).first(mutant.clause)
     assert violated_at is not None, "the driven trace shows the mutant's bug"
     trace = Trace(trace.game, trace.events[: violated_at + 1], Finding(mutant.clause, "as recorded"))
-    assert trace.games()[-1][0] > 0, "the violation is in the second game"
 
     def reproduces(candidate: Trace) -> int | None:
         at = replay(candidate, engine, props, stop_at=mutant.clause).first(mutant.clause)
         return None if at is None else at + 1
 
-    result = minimize(trace, reproduces, budget=80)
-    assert result.replays <= 80
-    assert result.original == len(trace.events)
-    assert len(result.trace.events) < len(trace.events)
-    assert len(result.trace.events) <= REAL[name], [e.to_json() for e in result.trace.events]
-    assert reproduces(result.trace) == len(result.trace.events)
+    return engine, props, mutant.clause, trace, reproduces
 
 
 def _played_trace(engine: Any, game: str) -> Trace:
@@ -337,29 +345,13 @@ def _played_trace(engine: Any, game: str) -> Trace:
 def test_lenient_replay_keeps_what_strands_strict_deletion(name: str) -> None:
     """With ``lenient_replay`` a dropped move no longer strands the moves after it: the result is no
     longer than the strict minimizer's, replays strictly to the same violation, and is deterministic."""
-    from ruleproof.checked import CheckedEngine
     from ruleproof.minimize import lenient_replay
-    from ruleproof.properties import properties_for
-    from ruleproof.replay import replay
-    from tests.mutants import REGISTRY, all_mutants
 
-    all_mutants("black-maria")
-    mutant = REGISTRY[name]
-    props = properties_for(mutant.game)
-    engine = CheckedEngine(mutant.engine())
-    trace = _played_trace(engine, mutant.game)
-    violated_at = replay(trace, engine, props, stop_at=mutant.clause).first(mutant.clause)
-    assert violated_at is not None
-    trace = Trace(trace.game, trace.events[: violated_at + 1], Finding(mutant.clause, "as recorded"))
-
-    def reproduces(candidate: Trace) -> int | None:
-        at = replay(candidate, engine, props, stop_at=mutant.clause).first(mutant.clause)
-        return None if at is None else at + 1
-
+    engine, props, clause, trace, reproduces = _mutant_case(name)
     strict = minimize(trace, reproduces, budget=24)
-    lenient = lenient_replay(engine, props, mutant.clause)
+    lenient = lenient_replay(engine, props, clause)
     result = minimize(trace, reproduces, budget=24, lenient=lenient)
-    again = minimize(trace, reproduces, budget=24, lenient=lenient_replay(engine, props, mutant.clause))
+    again = minimize(trace, reproduces, budget=24, lenient=lenient_replay(engine, props, clause))
     assert result == again
     assert result.replays <= 24
     assert len(result.trace.events) <= len(strict.trace.events)

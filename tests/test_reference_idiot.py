@@ -78,7 +78,13 @@ def probes(state: IdiotState) -> list[dict[str, Any]]:
 
 
 def playout(
-    rng: random.Random, n: int, options: dict[str, Any], budget: int, probe_every: int, rules: Idiot = REF
+    rng: random.Random,
+    n: int,
+    options: dict[str, Any],
+    budget: int,
+    probe_every: int,
+    rules: Idiot = REF,
+    keeps_pool: bool = True,
 ) -> IdiotState:
     dealer = rng.randrange(n)
     full = check_setup(rules, n, dealer, options)
@@ -89,7 +95,7 @@ def playout(
     for step in range(budget):
         snap = rules.to_json(state)
         schema.check("idiot", "state", snap, "state")
-        assert pool_of(state) == start_pool  # IDIOT-INV-1
+        assert pool_of(state) == start_pool or not keeps_pool  # IDIOT-INV-1 (a mutant of it loses cards)
         assert len(state.burned) >= burned
         burned = len(state.burned)
         if state.phase == "over":
@@ -503,6 +509,10 @@ MUTANT_CASES: dict[type[Idiot], tuple[IdiotState, Callable[[Idiot, IdiotState], 
         table([["5C", "8C", "9C"], ["4C"]], discard=["4D", "KD"]),
         lambda rules, s: rules.to_json(rules.apply(s, {"type": "pickup"})),
     ),
+    mutants.PickupLosesTop: (
+        table([["5C", "8C", "9C"], ["4C"]], discard=["4D", "KD"]),
+        lambda rules, s: rules.to_json(rules.apply(s, {"type": "pickup"})),
+    ),
     mutants.PickupOnEmptyPile: (table([["5C", "8C", "9C"], ["4C"]]), _moves),
     mutants.LadderSkipsTen: (
         evolve(
@@ -544,7 +554,8 @@ def test_mutants_survive_random_games() -> None:
     """The kit certifies mutants by playing them: none may crash or stall."""
     rng = random.Random(7)
     for m in all_mutants("idiot"):
-        playout(rng, 3, OPTION_GRID[rng.randrange(len(OPTION_GRID))], budget=150, probe_every=1000, rules=m.rules())
+        options = OPTION_GRID[rng.randrange(len(OPTION_GRID))]
+        playout(rng, 3, options, budget=150, probe_every=1000, rules=m.rules(), keeps_pool=m.clause != "IDIOT-INV-1")
 
 
 def test_options_type() -> None:

@@ -149,6 +149,12 @@ class PickupLeavesTop(Idiot):
         return pile[:-1], pile[-1:]
 
 
+@mutant("IDIOT-INV-1", "a pickup loses the top card: it is neither taken into the hand nor left on the pile")
+class PickupLosesTop(Idiot):
+    def picked_up(self, pile: Cards) -> tuple[Cards, Cards]:
+        return pile[:-1], ()
+
+
 @mutant("IDIOT-PICKUP-3", "a pickup is allowed on an empty pile (a pass)")
 class PickupOnEmptyPile(Idiot):
     def may_pick_up(self, state: IdiotState) -> bool:

@@ -19,7 +19,7 @@ from hypothesis.errors import HypothesisException
 
 from ruleproof import clauses as docs
 from ruleproof.engine import JSONObject, Move
-from ruleproof.findings import Finding, Setup
+from ruleproof.findings import Finding, Setup, message_shape
 from ruleproof.games import CONTRACT_DOC, spec
 from ruleproof.properties.checks import CheckRegistry
 from ruleproof.properties.contract import CONTRACT_CLAUSES
@@ -67,21 +67,29 @@ class GameProperties:
     def __init__(self, setup: Setup, ledger: Ledger) -> None:
         self.setup = setup
         self.ledger = ledger
+        self.check = ""  # the check running now: the first part of a finding's signature
 
     # -- reporting -----------------------------------------------------------------
     def cover(self, *clauses: str) -> None:
         for clause in clauses:
             self.ledger.hit(clause)
 
-    def fail(self, clause: str, message: str, expected: Any = None, got: Any = None) -> None:
-        """Record a violation of ``clause``; the check (and the game) go on."""
-        self.ledger.record(Finding(clause, message, expected, got))
+    def fail(self, clause: str, message: str, expected: Any = None, got: Any = None, *, cause: str = "") -> None:
+        """Record a violation of ``clause``; the check (and the game) go on.
 
-    def expect(self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None) -> None:
+        ``cause`` names the sub-case when the message alone would not tell two causes apart (the ranks
+        involved, say); by default the message's shape does (its text without cards, seats and counts).
+        """
+        signature = f"{self.check}:{cause or message_shape(message)}"
+        self.ledger.record(Finding(clause, message, expected, got, signature))
+
+    def expect(
+        self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None, *, cause: str = ""
+    ) -> None:
         """Cover ``clause``; record a violation when ``ok`` is false."""
         self.ledger.hits[clause] += 1  # the ledger's hit, inlined: this runs dozens of times a step
         if not ok:
-            self.fail(clause, message, expected, got)
+            self.fail(clause, message, expected, got, cause=cause)
 
     def situation(self, clause: str, name: str) -> None:
         """Count ``clause`` as judged in the situation ``name`` (declared in ``situations``)."""
@@ -89,6 +97,7 @@ class GameProperties:
 
     def guarded(self, name: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Run one check so that a crash on a strange state never stops the others (it is reported)."""
+        self.check = name
         try:
             return fn(*args)
         except HypothesisException:  # Hypothesis's own control flow (a rejected or overrun draw)

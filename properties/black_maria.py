@@ -50,6 +50,7 @@ SCORE_CLAUSE = {"standard": "BM-SCORE-1", "spades": "BM-SCORE-2", "spot": "BM-SC
 DEFAULT_TARGET = {"standard": 100, "spades": 100, "spot": 500}  # BM-END-1
 
 PACK = Counter(STANDARD_DECK)  # BM-INV-1: each card once
+PENALTY = frozenset(HEARTS) | {"QS"}  # what a first-trick rule of other Hearts games holds back (BM-LEAD-2)
 checks = CheckRegistry()
 
 
@@ -96,6 +97,8 @@ class BlackMariaProperties(GameProperties):
         self.scheme: str = setup.options.get("scoring", "standard")
         self.target: int = setup.options.get("target", DEFAULT_TARGET[self.scheme])
         self.victim: int | None = None  # the seat this game steers penalty cards to (choose); -1: none
+        self.direction: str | None = None  # the way the engine passed in the first round (BM-PASS-1 vs -3)
+        self.scored = False  # a round of this game was scored by the scheme chosen (BM-SCORE-5 vs -1/2/3)
 
     # -- what to draw ------------------------------------------------------------------
     options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {
@@ -311,13 +314,21 @@ def the_deal(props: BlackMariaProperties, step: Step) -> None:
         after.get("dealer"),
     )
     dealer = after.get("dealer")  # judged on the dealer the engine names, so a wrong dealer fails only BM-DEAL-2
-    props.expect(
-        "BM-PASS-2",
-        after.phase == "pass" and after.to_act == (dealer + 1) % n,
-        "after the deal the seats pass, starting left of the dealer",
-        {"phase": "pass", "to_act": (dealer + 1) % n},
-        {"phase": after.phase, "to_act": after.to_act},
-    )
+    if after.phase != "pass":  # no passing this round: a hold round (BM-PASS-3), or no pass at all (BM-PASS-1)
+        props.fail(
+            "BM-PASS-3" if (rnd or 0) >= 2 else "BM-PASS-1",
+            "every round starts with the pass of three cards to the right: there is no hold round",
+            {"phase": "pass"},
+            {"phase": after.phase},
+        )
+    else:
+        props.expect(
+            "BM-PASS-2",
+            after.to_act == (dealer + 1) % n,
+            "after the deal the seats pass, starting left of the dealer",
+            {"phase": "pass", "to_act": (dealer + 1) % n},
+            {"phase": after.phase, "to_act": after.to_act},
+        )
     props.dealt = hands
     props.passed = {}
     props.round_scores = list(step.before.scores)
@@ -377,25 +388,44 @@ def _pass_parked(props: BlackMariaProperties, step: Step, seat: int, cards: list
     props.expect(
         "BM-PASS-2", after.to_act == (seat + 1) % n, "seats pass in turn clockwise", (seat + 1) % n, after.to_act
     )
+    grew = [s for s in range(n) if len(after.zone(f"hand/{s}")) > len(before.zone(f"hand/{s}"))]
+    props.expect(  # the state's side of the same rule: no hand holds a card it was passed before the exchange
+        "BM-INV-2",
+        not grew,
+        "before the exchange no hand receives a passed card",
+        "no hand grows",
+        {"grew": grew},
+    )
+
+
+# the seat whose passed cards each seat receives, by the direction a round passes in (BM-PASS-1/-3)
+DIRECTIONS = {"right": 1, "left": -1, "across": 2, "hold": 0}
 
 
 def _exchange(props: BlackMariaProperties, after: Snapshot) -> None:
-    """The exchange: BM-PASS-1 (to the right), BM-INV-2 bookkeeping; BM-PASS-3 in later rounds."""
+    """The exchange: BM-PASS-1 (to the right), BM-INV-2 bookkeeping; BM-PASS-3 when a later round passes
+    another way than the first did (a rotation), BM-PASS-1 when every round passes the same wrong way."""
     n = props.n
     props.expect(
         "BM-PASS-1", len(props.passed) == n, "the exchange happens once every seat has passed", n, len(props.passed)
     )
-    later = after.get("round", 1) >= 2
+    hands = [Counter(after.zone(f"hand/{s}")) for s in range(n)]
+    ways = [w for w in DIRECTIONS if w != "across" or n == 4]  # at 3 seats "across" is the left
+    way = next((w for w in ways if hands == _received(props, DIRECTIONS[w])), None)
+    if after.get("round", 1) < 2 or props.direction is None:
+        props.direction = way
+    clause = "BM-PASS-3" if way != "right" and props.direction not in (None, way) else "BM-PASS-1"
+    if after.get("round", 1) >= 2 and way == props.direction:
+        props.cover("BM-PASS-3")  # no rotation: this round passed the way the first did
     for s in range(n):
-        want = props.dealt[s] - Counter(props.passed.get(s, [])) + Counter(props.passed.get((s + 1) % n, []))
-        got = Counter(after.zone(f"hand/{s}"))
-        # BM-PASS-3 is the same rule in every later round: no rotation, no hold
+        want = _received(props, 1)[s]
         props.expect(
-            "BM-PASS-3" if later else "BM-PASS-1",
-            got == want,
+            clause,
+            hands[s] == want,
             f"seat {s} keeps its hand less the 3 it passed, plus the 3 passed by seat {(s + 1) % n} on its left",
             sorted(want.elements()),
-            sorted(got.elements()),
+            sorted(hands[s].elements()),
+            cause=f"passed {way or 'some other way'}",
         )
         props.expect(
             "BM-INV-2",
@@ -404,6 +434,15 @@ def _exchange(props: BlackMariaProperties, after: Snapshot) -> None:
             [],
             after.zone(f"passing/{s}"),
         )
+
+
+def _received(props: BlackMariaProperties, step: int) -> list[Counter[str]]:
+    """Each seat's hand after an exchange in which seat s receives what seat s + step passed."""
+    n = props.n
+    return [
+        props.dealt[s] - Counter(props.passed.get(s, [])) + Counter(props.passed.get((s + step) % n, []))
+        for s in range(n)
+    ]
 
 
 @checks("BM-LEAD-1", "BM-LEAD-2", "BM-FOLLOW-1", "BM-INV-4")
@@ -432,6 +471,8 @@ def who_plays_what(props: BlackMariaProperties, step: Step) -> None:
     want = set(legal)
     got = {m.get("card") for m in after.moves if m.get("type") == "play"}
     ok = got == want and len(after.moves) == len(want)
+    if not ok and trick and not same and _first_trick(props, after) and want - got <= PENALTY:
+        clause = "BM-LEAD-2"  # a void hand may throw hearts and the QS on trick one: no first-trick rule
     props.expect(
         clause,
         ok,
@@ -459,11 +500,24 @@ def trick_play(props: BlackMariaProperties, step: Step) -> None:
             trick,
             after.zone("trick"),
         )
+        first = _first_trick(props, after)
+        props.expect(  # contract: while a trick has cards, `leader` is the seat that led it
+            "BM-LEAD-1" if first else "BM-WIN-2",
+            after.get("leader") == seats[0],
+            "while a trick has cards, `leader` is the seat that led it",
+            seats[0],
+            after.get("leader"),
+        )
         props.expect(
             "CONTRACT-TURN-1", after.to_act == (seat + 1) % n, "play passes to the left", (seat + 1) % n, after.to_act
         )
         return
     _trick_won(props, step, trick, seats)
+
+
+def _first_trick(props: BlackMariaProperties, snap: Snapshot) -> bool:
+    """No trick of this round has been won yet."""
+    return not any(snap.zone(f"won/{s}") for s in range(props.n))
 
 
 def _card_played(props: BlackMariaProperties, before: Snapshot, seat: int, card: str) -> None:
@@ -513,10 +567,19 @@ def _trick_won(props: BlackMariaProperties, step: Step, trick: list[str], seats:
             taker,
             after.to_act,
         )
-    else:
-        size = hand_size(n)
-        tricks = sum(len(after.zone(f"won/{s}")) for s in range(n)) // n
-        props.expect("BM-WIN-2", tricks == size, f"a round has {size} tricks", size, tricks)
+        return
+    size = hand_size(n)
+    tricks = sum(len(after.zone(f"won/{s}")) for s in range(n)) // n
+    held = sum(len(after.zone(f"hand/{s}")) for s in range(n))
+    # a game that ends with cards still in the hands ended in the middle of a round (BM-END-1)
+    clause = "BM-END-1" if after.phase == "over" and held else "BM-WIN-2"
+    props.expect(
+        clause,
+        tricks == size and not held,
+        f"a round has {size} tricks" + (", and the game ends only once a round is over" if held else ""),
+        {"tricks": size, "cards held": 0},
+        {"tricks": tricks, "cards held": held},
+    )
 
 
 @checks("BM-INV-6")
@@ -572,23 +635,41 @@ def _round_scored(props: BlackMariaProperties, after: Snapshot) -> None:
         {"round": gained},
     )
     if gained != want:
-        # A wrong card value (BM-SCORE-1/2/3) can only move the score of a seat that won a card some
-        # scheme values; any other difference (a total not added, a moon-shot adjustment, a total
-        # going down) is in how round scores are summed and added: BM-SCORE-4.
-        by_value = all(g >= 0 for g in gained) and all(
-            gained[s] == want[s] for s in range(n) if not any(c in VALUED for c in won[s])
-        )
-        clause = SCORE_CLAUSE[scheme] if by_value else "BM-SCORE-4"
+        clause, message = _score_clause(props, won, gained, want, after.scores)
         props.fail(
             clause,
-            f"under `{scheme}` each player adds the penalty values of the cards in the tricks they won"
-            if by_value
-            else "each player's round score, the sum of the penalty cards they won, is added to their total",
+            message,
             {"totals": [props.round_scores[s] + want[s] for s in range(n)], "round": want},
             {"totals": after.scores, "round": gained},
         )
     else:
-        props.cover(SCORE_CLAUSE[scheme], "BM-SCORE-4")
+        props.cover(SCORE_CLAUSE[scheme], "BM-SCORE-4", "BM-SCORE-5")
+        props.scored = True
+
+
+def _score_clause(
+    props: BlackMariaProperties, won: list[list[str]], gained: list[int], want: list[int], totals: list[int]
+) -> tuple[str, str]:
+    """Which rule a wrong round score breaks, by the smallest difference that explains it.
+
+    The round scored exactly as another scheme values the cards, after an earlier round scored by the
+    scheme chosen: the scheme changed (BM-SCORE-5; from the first round on it is the values of the
+    scheme chosen).  The totals are the round's scores alone: they were not added (BM-SCORE-4).  Only
+    seats that won a card some scheme values are off, never below zero: a card's value (BM-SCORE-1/2/3).
+    Anything else (a moon-shot adjustment, a total going down) is in the adding up: BM-SCORE-4.
+    """
+    scheme, n = props.scheme, props.n
+    for other, values in POINTS.items():
+        if props.scored and other != scheme and gained == [sum(values.get(c, 0) for c in won[s]) for s in range(n)]:
+            return "BM-SCORE-5", f"the `{scheme}` scheme chosen applies to every round: this one scored as `{other}`"
+    if any(props.round_scores) and totals == want:
+        return "BM-SCORE-4", "each player's round score is added to their running total, not put in its place"
+    by_value = all(g >= 0 for g in gained) and all(
+        gained[s] == want[s] for s in range(n) if not any(c in VALUED for c in won[s])
+    )
+    if by_value:
+        return SCORE_CLAUSE[scheme], f"under `{scheme}` each player adds the penalty values of the cards they won"
+    return "BM-SCORE-4", "each player's round score, the sum of the penalty cards they won, is added to their total"
 
 
 def _end_rule(props: BlackMariaProperties, after: Snapshot) -> None:

@@ -1172,8 +1172,9 @@ def opening_ladder(props: IdiotProperties, step: Step) -> None:
     want_rank = rank
     if props.declines >= n:
         props.declines = 0
-        want_rank = "any" if rank == "A" else LADDER[LADDER.index(rank) + 1]
-    clause = "IDIOT-OPEN-3" if want_rank == "any" else "IDIOT-OPEN-1"
+        # past the ace the ladder is "any" (IDIOT-OPEN-3); a rank off the ladder (an engine's "2") has no next
+        want_rank = "any" if rank not in LADDER[:-1] else LADDER[LADDER.index(rank) + 1]
+    clause = "IDIOT-OPEN-3" if want_rank == "any" or rank not in LADDER else "IDIOT-OPEN-1"
     got = {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")}
     want = {"phase": "opening", "to_act": (s + 1) % n, "opening_rank": want_rank}
     props.expect(
@@ -1836,8 +1837,11 @@ def pile_shape(props: IdiotProperties, step: Step) -> None:
 
 @checks("IDIOT-INV-9", "IDIOT-INV-10", "IDIOT-INV-11", "IDIOT-END-1")
 def progress(props: IdiotProperties, step: Step) -> None:
-    """IDIOT-INV-9..11: out is final, over iff one player holds cards, cards in circulation never increase."""
+    """IDIOT-INV-9..11: out is final, over iff one player holds cards, cards in circulation never increase.
+    IDIOT-END-1: the outcome is a loser, never a score (protocol.md: `scores` stays all zeros)."""
     before, after, n = step.before, step.after, props.n
+    scores = after.scores
+    props.expect("IDIOT-END-1", not any(scores), "Idiot keeps no score: `scores` stays all zeros", 0, scores)
     if before.phase == "deal":
         return
     v0, v1 = props.views(step)

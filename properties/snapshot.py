@@ -16,7 +16,9 @@ from typing import Any, cast
 import orjson
 from attrs import frozen
 
+from ruleproof import schema
 from ruleproof.engine import JSONObject, Move, State
+from ruleproof.games import BY_NAME
 
 
 def move_key(move: Any) -> bytes:
@@ -115,13 +117,19 @@ class Step:
 
 
 def canonical(state: State, ordered: frozenset[str]) -> JSONObject:
-    """A state with unordered zones sorted and empty zones dropped, for comparison."""
+    """The contract's fields of a state, unordered zones sorted and empty zones dropped, for comparison.
+
+    An engine's own extension fields (a game id, a ``last_error``) are its business: the contract
+    clauses that compare states (CONTRACT-REJECT-1, CONTRACT-DET-1) never look at them.
+    """
     zones = {
         name: (list(cards) if name in ordered else sorted(cards))
         for name, cards in state.get("zones", {}).items()
         if cards
     }
-    return {**state, "zones": zones}
+    game = state.get("game")
+    fields = schema.contract_fields(game) if isinstance(game, str) and game in BY_NAME else None
+    return {k: v for k, v in state.items() if fields is None or k in fields} | {"zones": zones}
 
 
 def summary(state: State) -> JSONObject:

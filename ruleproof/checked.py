@@ -13,9 +13,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ruleproof import schema
-from ruleproof.engine import AdapterBroken, Engine, EngineError, JSONObject, Move, State
+from ruleproof.engine import AdapterBroken, Engine, EngineError, InternalError, JSONObject, Move, State
 
 T = TypeVar("T")
+# An in-process engine that raises from these calls has answered ``internal`` (as the wire's server answers
+# any exception): the kit records a finding and plays on. From ``hello`` or ``state`` it cannot be driven.
+ANSWERED = frozenset({"new_game", "legal_moves", "apply"})
 
 
 class CheckedEngine:
@@ -89,8 +92,10 @@ class CheckedEngine:
             return fn()
         except (EngineError, AdapterBroken):
             raise
-        except Exception as exc:  # an in-process engine crashed: the adapter is broken
-            raise AdapterBroken(
+        except Exception as exc:
+            if method in ANSWERED:  # the in-process form of an ``internal`` answer: a finding, never a break
+                raise InternalError(f"{method} raised {type(exc).__name__}: {exc}") from exc
+            raise AdapterBroken(  # hello or state: without them the engine cannot be driven at all
                 "crash",
                 f"{method} raised {type(exc).__name__}: {exc}",
                 sent={"method": method, "params": params},

@@ -110,6 +110,11 @@ def build_parser() -> Parser:
         "serve", parents=[common], help="serve the reference engines over stdio (JSON-RPC, protocol.md §1)"
     )
     s.add_argument("--game", action="append", choices=GAMES, help="serve only this game (repeatable; default: all)")
+    s.add_argument(
+        "--engine",
+        metavar="MODULE:FACTORY",
+        help="serve this Python engine instead of the reference (to try an engine behind the pipe)",
+    )
 
     f = sub.add_parser("fixtures", parents=[common], help="validate fixture files against the fixture schema")
     f.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled ones)")
@@ -228,13 +233,15 @@ def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     opts = options_from(args)  # every argument and output path is checked before the engine starts
     with Stopper(opts.max_time) as stopper:
-        checked = CheckedEngine(opts.open_engine(stopper.event))
+        try:
+            checked = CheckedEngine(opts.open_engine(stopper.event))
+        except AdapterBroken as broken:  # it cannot even start: still a certificate that says so
+            return _finish(opts, Certified({}, list(opts.games), [], broken, "start"), stopper, out, err)
         try:
             try:
                 hello = checked.hello()
             except AdapterBroken as broken:
-                _print_broken(err, "hello", broken)
-                return 2
+                return _finish(opts, Certified({}, list(opts.games), [], broken, "hello"), stopper, out, err)
             games = _games_to_certify(opts, hello, available_games())
             reports = _run(checked, games, opts, stopper, err)
         finally:
@@ -244,11 +251,14 @@ def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 @frozen
 class Certified:
-    """What a certify run produced: the engine's ``hello``, the games asked for, a report per game run."""
+    """What a certify run produced: the engine's ``hello``, the games asked for, a report per game run;
+    ``broken`` when the engine could not be started or answer ``hello`` (no game was run)."""
 
     hello: JSONObject
     games: list[str]
     reports: list[GameReport]
+    broken: AdapterBroken | None = None
+    broken_at: str = ""  # "start" or "hello"
 
 
 def _games_to_certify(opts: Options, hello: JSONObject, available: list[str]) -> list[str]:
@@ -319,14 +329,15 @@ def _finish(opts: Options, run: Certified, stopper: Stopper, out: Console, err: 
     from ruleproof.expect import baseline_warnings, print_differences
 
     hello, games, reports = run.hello, run.games, run.reports
+    engine = hello.get("engine") or {"name": opts.engine or opts.engine_cmd_text or "?", "version": "?"}
     interrupted = stopper.reason if stopper.event.is_set() else None
     baseline = opts.inputs.baseline if opts.inputs else None
-    warnings = baseline_warnings([r.game for r in reports], baseline, hello["engine"]) if baseline else []
+    warnings = baseline_warnings([r.game for r in reports], baseline, engine) if baseline and hello else []
     for warning in warnings:
         err.print(f"[yellow]warning[/]: {escape(warning)}")
-    saved = write_traces(reports, opts.traces, hello["engine"])
+    saved = write_traces(reports, opts.traces, engine)
     cert = Certificate(
-        hello["engine"],
+        engine,
         opts.profile,
         opts.seed,
         tuple(reports),
@@ -337,7 +348,10 @@ def _finish(opts: Options, run: Certified, stopper: Stopper, out: Console, err: 
         baseline_warnings=tuple(warnings),
         interrupted=interrupted,
         not_run=tuple(games[len(reports) :]) if interrupted else (),
+        broken=run.broken,
     )
+    if run.broken is not None:
+        _print_broken(err, run.broken_at, run.broken)
     _print_report(out, cert)
     print_differences(out, cert)
     if opts.json_path is not None:
@@ -367,6 +381,8 @@ def _print_report(out: Console, cert: Certificate) -> None:
             out.print(f"[yellow]stopped[/] ({r.game}): {escape(r.broken.message)}")
         elif r.broken is not None:
             _print_broken(out, r.game, r.broken)
+        if r.kit_error:
+            out.print(f"[bold red]kit error[/] ({r.game}): {escape(r.kit_error)} (a bug of ruleproof, not the engine)")
         data = cert.to_json()["games"][r.game]  # drawn from the certificate JSON, as --json and --html have it
         for failure in data["failures"]:  # an xfail (declared in --expect) is shown, but not as a failure
             out.print(
@@ -377,12 +393,33 @@ def _print_report(out: Console, cert: Certificate) -> None:
             out.print(f"[yellow]untested (no run reached them; not passed):[/] {escape(', '.join(untested))}")
         for note in r.skipped:
             out.print(f"[dim]skipped: {escape(note)}[/]")
+    out.print(f"[{STATUS_STYLE.get(cert.verdict, '')}]{cert.verdict.upper()}[/]: {escape(summary_line(cert.reports))}")
+
+
+def verdict_text(r: GameReport, clause: str, status: str) -> str:
+    """A clause's verdict as shown: "fail, after BM-PASS-1" for a failure that follows others."""
+    follows = r.follows(clause) if status in ("fail", "xfail") else ()
+    return f"{status}, after {', '.join(follows)}" if follows else status
+
+
+def summary_line(reports: Sequence[GameReport]) -> str:
+    """Deviations first (each group of clauses broken together counts once), then their consequences,
+    then the other verdicts."""
+    deviations = [group for r in reports for group in r.deviations()]
+    consequences = [c for r in reports for c in r.consequences()]
     counts: dict[str, int] = {}
-    for r in cert.reports:
+    for r in reports:
         for status in r.clauses.values():
             counts[status] = counts.get(status, 0) + 1
-    summary = ", ".join(f"{n} {s}" for s, n in counts.items())
-    out.print(f"[{STATUS_STYLE.get(cert.verdict, '')}]{cert.verdict.upper()}[/]: {summary or 'no clause'}")
+    parts = []
+    if deviations:
+        named = "; ".join(" with ".join(g) if len(g) > 1 else g[0] for g in deviations[:6])
+        more = f"; +{len(deviations) - 6} more" if len(deviations) > 6 else ""
+        parts.append(f"{len(deviations)} deviation{'s' if len(deviations) != 1 else ''} ({named}{more})")
+    if consequences:
+        parts.append(f"{len(consequences)} consequence{'s' if len(consequences) != 1 else ''} of them")
+    verdicts = ", ".join(f"{n} {s}" for s, n in counts.items())
+    return " · ".join([*parts, verdicts or "no clause"])
 
 
 def _clause_table(r: GameReport) -> Table:
@@ -405,9 +442,10 @@ def _clause_table(r: GameReport) -> Table:
             notes[clause] = f"not reached: {', '.join(r.missing(clause))}"
     for clause, status in r.clauses.items():
         style = STATUS_STYLE.get(status, "")
+        shown = verdict_text(r, clause, status)
         table.add_row(
             escape(clause),
-            f"[{style}]{status}[/]" if style else status,
+            f"[{style}]{escape(shown)}[/]" if style else escape(shown),
             str(r.hits.get(clause, 0)),
             escape(notes.get(clause, "")),
         )
@@ -415,7 +453,9 @@ def _clause_table(r: GameReport) -> Table:
 
 
 def _print_broken(out: Console, where: str, broken: AdapterBroken) -> None:
-    out.print(f"[bold magenta]ADAPTER BROKEN[/] ({where}, {broken.kind}): {escape(broken.message)}")
+    method = broken.sent.get("method") if isinstance(broken.sent, dict) else None
+    on = f" on {method}" if method else ""  # the one line names the request that got no usable answer
+    out.print(f"[bold magenta]ADAPTER BROKEN[/] ({where}, {broken.kind}){on}: {escape(broken.message)}")
     if broken.sent is not None:
         out.print(f"  sent:     {escape(json.dumps(broken.sent, default=str)[:500])}")
     if broken.received is not None:
@@ -532,9 +572,11 @@ def _print_replay(out: Console, err: Console, trace: Trace, outcome: ReplayOutco
 
 
 def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from ruleproof.engine import make_engine
     from ruleproof.transport.server import serve
 
-    return serve(args.game or None)
+    engine = make_engine(args.engine, from_cwd=True) if args.engine else None  # a bad spec: one line (EngineLoadError)
+    return serve(args.game or None, engine=engine)
 
 
 def cmd_fixtures(args: argparse.Namespace, out: Console, err: Console) -> int:

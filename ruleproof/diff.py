@@ -529,13 +529,8 @@ def make_side(name: str, spec: str | None, cmd: str | None, timeout: float, flag
             broken.message = f"side {name} ({flag}): {broken.message}"
             raise
     if spec is not None:
-        import os
-        import sys
-
-        if os.getcwd() not in sys.path:  # MODULE is looked up from the current directory, as certify does
-            sys.path.insert(0, os.getcwd())
         try:
-            factory = load_factory(spec)
+            factory = load_factory(spec, from_cwd=True)  # MODULE is looked up from the current directory
         except (ValueError, ImportError, AttributeError) as err:
             raise DiffUsage(f"{flag} {spec}: {err}") from None
         return WitnessedEngine(factory())

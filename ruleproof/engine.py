@@ -8,6 +8,8 @@ contract; ``IllegalMove`` may name the rule clause the move breaks.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal, Protocol, TypeAlias, runtime_checkable
 
@@ -116,13 +118,17 @@ class EngineLoadError(ValueError):
     """``MODULE:FACTORY`` cannot give an engine; the message names the spec and says why, in one line."""
 
 
-def load_factory(spec: str) -> EngineFactory:
+def load_factory(spec: str, *, from_cwd: bool = False) -> EngineFactory:
     """Resolve ``MODULE:FACTORY`` (a class or a function returning an Engine).
 
     Importing runs the user's module, which may fail in any way (a syntax
     error, an exception at import time, ``sys.exit``): each becomes an
-    ``EngineLoadError`` naming the spec, never a traceback.
+    ``EngineLoadError`` naming the spec, never a traceback.  With ``from_cwd``
+    (the command line's ``--engine``), MODULE is also looked up from the
+    current directory, as uvicorn does.
     """
+    if from_cwd and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise EngineLoadError(f"{spec!r}: expected MODULE:FACTORY, e.g. mypackage.adapter:Adapter")
@@ -157,9 +163,9 @@ def _import(spec: str, module_name: str) -> Any:
         raise EngineLoadError(f"{spec}: importing {module_name} raised {_describe(err)}") from err
 
 
-def make_engine(spec: str, factory: EngineFactory | None = None) -> Engine:
+def make_engine(spec: str, factory: EngineFactory | None = None, *, from_cwd: bool = False) -> Engine:
     """Call the factory of ``spec`` and check that what it returns has the contract's methods."""
-    factory = factory or load_factory(spec)
+    factory = factory or load_factory(spec, from_cwd=from_cwd)
     try:
         engine = factory()
     except (Exception, SystemExit) as err:
@@ -204,6 +210,7 @@ BrokenKind: TypeAlias = Literal[
     "smoke",
     "hello",
     "crash",
+    "state_error",
     # not the engine's fault: the run was being stopped
     "interrupted",
 ]

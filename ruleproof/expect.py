@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from ruleproof.certificate import Certificate
 
-PASSED = frozenset({"pass", "xpass"})  # judged and never violated
+PASSED = frozenset({"pass", "partial", "xpass"})  # judged and never violated (partial: not in every situation)
 FAILED = frozenset({"fail", "xfail"})  # judged and violated
 JUDGED = PASSED | FAILED
 

@@ -9,6 +9,7 @@ request.  Nothing here knows a game's rules.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from attrs import frozen
@@ -25,21 +26,51 @@ class TraceError(ValueError):
 
 @frozen
 class Finding:
-    """What a check found: the clause, a sentence, expected versus got."""
+    """What a check found: the clause, a sentence, expected versus got.
+
+    ``signature`` tells this violation's cause from other causes of the same clause: the check that
+    found it, the sub-case, and the ranks or cards involved where they matter ("Q on K" is not
+    "5 on anything").  A run keeps a counterexample of each of a few signatures per clause.
+    """
 
     clause: str
     message: str
     expected: Any = None
     got: Any = None
+    signature: str = ""
 
     def to_json(self) -> JSONObject:
-        return {"clause": self.clause, "message": self.message, "expected": self.expected, "got": self.got}
+        out = {"clause": self.clause, "message": self.message, "expected": self.expected, "got": self.got}
+        if self.signature:
+            out["signature"] = self.signature
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> Finding:
         if not isinstance(data, dict) or not isinstance(data.get("clause"), str):
             raise TraceError("violation: must be an object with a string `clause`")
-        return cls(data["clause"], str(data.get("message", "")), data.get("expected"), data.get("got"))
+        signature = data.get("signature")
+        return cls(
+            data["clause"],
+            str(data.get("message", "")),
+            data.get("expected"),
+            data.get("got"),
+            signature if isinstance(signature, str) else "",
+        )
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """The clause and the cause: what a kept counterexample stands for."""
+        return self.clause, self.signature
+
+
+# card, tile and Fool card names and numbers, dropped from a message to give its sub-case
+_VALUES = re.compile(r"\b(?:[2-9TJQKA][CDHS]|\d-\d|[GRYB]\d+|\d+)\b")
+
+
+def message_shape(message: str) -> str:
+    """A message with its values (cards, tiles, seats, counts) taken out: the sub-case it states."""
+    return " ".join(_VALUES.sub("#", message).split())[:120]
 
 
 class Violation(AssertionError):
@@ -53,6 +84,7 @@ class Violation(AssertionError):
         super().__init__(f"{finding.clause}: {finding.message}")
         self.finding = finding
         self.trace = trace
+        self.step = 0  # the fixture step (1-based) whose expectation did not hold
 
 
 @frozen

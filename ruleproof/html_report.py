@@ -20,7 +20,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from ruleproof.clauses import clause_text
-from ruleproof.render import Step, differing, length_note, step_line, steps_of
+from ruleproof.render import Step, differing, length_note, step_line, steps_of, unconfirmed_note
 from ruleproof.table import TableView, compact, table_of
 
 # Filters offered above every clause table, in this order; a status outside
@@ -66,6 +66,7 @@ class FailureView:
     steps: tuple[StepView, ...]
     length_note: str  # "(minimized from N)", or "" when the certificate does not say
     confirmed: bool
+    unconfirmed: str  # why not, as the terminal says it ("" when confirmed)
     replay: str | None
     trace_file: str | None
 
@@ -121,6 +122,7 @@ def failure_view(game: str, index: int, data: Mapping[str, Any], entry: Mapping[
         steps=views,
         length_note=length_note(data),
         confirmed=data.get("confirmed") is not False,
+        unconfirmed="" if data.get("confirmed") is not False else unconfirmed_note(data),
         replay=_str(data["replay"]) if data.get("replay") else None,
         trace_file=_str(data["trace_file"]) if data.get("trace_file") else None,
     )

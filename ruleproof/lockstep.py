@@ -14,14 +14,12 @@ builds the command on top.
 from __future__ import annotations
 
 import fnmatch
-import functools
 import re
 from typing import Any
 
 import orjson
 from attrs import define, evolve, field, frozen
 
-from ruleproof import schema
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import Engine, EngineError, JSONObject, Move, State, Unsupported
 from ruleproof.findings import Event, Setup, Trace
@@ -37,12 +35,6 @@ TAIL_STEPS = 40
 # -- what is compared -------------------------------------------------------------------------
 
 
-@functools.cache
-def contract_fields(game: str) -> tuple[str, ...]:
-    """The STATE fields the contract defines for ``game`` (common and the game's own), in schema order."""
-    return tuple(schema.load(game)["$defs"]["state"]["properties"])
-
-
 def contract_view(state: State, game: str, ordered: frozenset[str], drop_options: frozenset[str]) -> JSONObject:
     """The part of a state two engines must agree on.
 
@@ -50,8 +42,7 @@ def contract_view(state: State, game: str, ordered: frozenset[str], drop_options
     sorted (``canonical``); the options set differently on purpose
     (``--vs-options``) are left out of ``options``.
     """
-    normal = canonical(state, ordered)
-    view = {name: normal[name] for name in contract_fields(game) if name in normal}
+    view = canonical(state, ordered)  # the contract's fields only
     if drop_options and isinstance(view.get("options"), dict):
         view["options"] = {k: v for k, v in view["options"].items() if k not in drop_options}
     return view

@@ -43,7 +43,7 @@ from attrs import frozen
 
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import Move, Unsupported
-from ruleproof.findings import Event, Setup, Trace
+from ruleproof.findings import Event, Finding, Setup, Trace
 from ruleproof.properties.base import GameProperties
 from ruleproof.properties.contract import CONTRACT_DETERMINISM
 from ruleproof.properties.snapshot import move_key
@@ -65,10 +65,13 @@ class Played:
 
     ``origin[j]`` is the index in the candidate of the event ``events[j]`` stands for (the event
     itself, or the listed move that replaced it), -1 for a move played on past the candidate's end.
+    ``prior``: the other clauses violated before the violating step, in its game (none: the
+    violation stands on its own; some: it may only follow from them).
     """
 
     events: tuple[Event, ...]
     origin: tuple[int, ...]
+    prior: frozenset[str] = frozenset()
 
 
 # replay a candidate leniently, playing no more than this many events in all (see ``lenient_replay``)
@@ -83,11 +86,19 @@ Unit = tuple[int, ...]
 
 @frozen
 class Minimized:
-    """The minimal trace found, how long the input was, and what it cost."""
+    """The minimal trace found, how long the input was, and what it cost.
+
+    With a lenient replay, ``clean`` says whether the trace shows the violation with no other clause
+    violated before it in its game (the independence test), and ``prior`` is, when it is not clean,
+    the clauses violated before it in every reproducing candidate tried (empty when they had none in
+    common).
+    """
 
     trace: Trace
     original: int  # events in the trace given to ``minimize``
     replays: int  # calls made to ``reproduces``
+    clean: bool = True
+    prior: frozenset[str] = frozenset()
 
 
 def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: budgets and replay strategies
@@ -134,7 +145,7 @@ def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: 
             _ddmin_moves(work)
             if work.size() >= before:  # a full round of passes found nothing: a fixpoint
                 break
-    return Minimized(work.trace(), len(trace.events), work.replays)
+    return Minimized(work.trace(), len(trace.events), work.replays, work.clean, work.dirty_prior or frozenset())
 
 
 class _Work:
@@ -164,6 +175,10 @@ class _Work:
         self.cache: dict[bytes, int | None] = {}
         self.played: dict[bytes, Played | None] = {}
         self.fresh = len(trace.events)  # the next id for a move played on past a candidate's end
+        # the independence test (lenient replays): a candidate with no other clause violated before the
+        # violation beats any that has one, whatever their lengths; once clean, only clean ones are kept
+        self.clean = True
+        self.dirty_prior: frozenset[str] | None = None  # what every dirty reproducing candidate had before it
 
     def trace(self) -> Trace:
         return Trace(self.game, tuple(e for _, e in self.pairs), self.finding)
@@ -215,9 +230,11 @@ class _Work:
         return True
 
     def _attempt_lenient(self, pairs: list[tuple[int, Event]], candidate: Trace, key: bytes, *, force: bool) -> bool:
-        """``attempt`` by a lenient replay: keep what was actually played when it is smaller."""
+        """``attempt`` by a lenient replay: keep what was actually played when it is smaller, or when it
+        is clean and the current trace is not (a clean one may then be up to twice as long)."""
         assert self.lenient is not None
-        limit = len(self.pairs) if force else len(self.pairs) - 1  # a longer trace is no gain
+        # a longer trace is no gain, except a clean one for a dirty one
+        limit = len(self.pairs) if force else len(self.pairs) - 1 if self.clean else 2 * len(self.pairs)
         if key in self.played:
             played = self.played[key]
         elif self.left() <= 0:
@@ -227,6 +244,12 @@ class _Work:
             played = self.played[key] = self.lenient(candidate, limit)
         if played is None or not played.events:
             return False
+        if played.prior:  # the violation came after another: remember what every such candidate shares
+            self.dirty_prior = played.prior if self.dirty_prior is None else self.dirty_prior & played.prior
+        clean = not played.prior
+        if not force and self.clean and not clean:
+            return False  # never give up an independent counterexample for one that follows another
+        gains = force or (clean and not self.clean)
         cut = []
         for event, origin in zip(played.events, played.origin, strict=True):
             if origin < 0:
@@ -234,9 +257,9 @@ class _Work:
             else:
                 origin_id = pairs[origin][0]
             cut.append((origin_id, event))
-        if not force and _size(cut) >= self.size():
+        if not gains and _size(cut) >= self.size():
             return False
-        self.pairs = cut
+        self.pairs, self.clean = cut, clean
         return True
 
     def without(self, removed: Iterable[int]) -> list[tuple[int, Event]]:
@@ -539,47 +562,71 @@ class _Stranded(Exception):
     """The candidate cannot be followed any further (no game, a deal out of place, a refused move)."""
 
 
-def lenient_replay(engine: CheckedEngine, props_cls: type[GameProperties], clause: str) -> Lenient:
+def lenient_replay(
+    engine: CheckedEngine, props_cls: type[GameProperties], clause: str, signature: str | None = None
+) -> Lenient:
     """A replay for ``minimize(lenient=...)`` that follows a candidate wherever the engine lets it.
 
     A recorded move the engine does not list here is replaced by the properties' ``play_on`` move; a probe
     the engine now lists is sent only where the properties still name it as breaking its clause
     (else it is dropped, so a move that became legal is not blamed); once the candidate runs out,
     the ``play_on`` move is played on.  It answers what was played, cut right after ``clause`` first
-    failed, or None when it did not fail within ``limit`` events.  Deterministic: the same engine
-    plays the same moves.
+    failed (with that ``signature``, when given), and what failed before it; or None when it did not
+    fail within ``limit`` events.  Deterministic: the same engine plays the same moves.
     """
 
     def run(candidate: Trace, limit: int) -> Played | None:
-        failed: list[str] = []
-        session = Session(engine, props_cls, Ledger(), lambda finding, _: failed.append(finding.clause))
-        events: list[Event] = []
-        origin: list[int] = []
+        return _LenientRun(Session(engine, props_cls, Ledger(), lambda *_: None), clause, signature).run(
+            candidate, limit
+        )
+
+    return run
+
+
+class _LenientRun:
+    """One lenient replay: the session, what was sent, and whether (and after what) the clause failed."""
+
+    def __init__(self, session: Session, clause: str, signature: str | None) -> None:
+        session.sink = self.sink
+        self.session, self.clause, self.signature = session, clause, signature
+        self.hit = False
+        self.prior: frozenset[str] = frozenset()
+        self.events: list[Event] = []
+        self.origin: list[int] = []
+
+    def sink(self, finding: Finding, session: Session) -> None:
+        if not self.hit and finding.clause == self.clause and self.signature in (None, finding.signature):
+            self.hit = True
+            self.prior = session.prior - {self.clause}
+
+    def played(self) -> Played:
+        return Played(tuple(self.events), tuple(self.origin), self.prior)
+
+    def run(self, candidate: Trace, limit: int) -> Played | None:
+        session = self.session
         try:
             for i, event in enumerate(candidate.events):
-                if len(events) >= limit:
+                if len(self.events) >= limit:
                     return None
                 sent = _send(session, event)
                 if sent is not None:
-                    events.append(sent)
-                    origin.append(i)
-                if clause in failed:
-                    return Played(tuple(events), tuple(origin))
-            if clause == CONTRACT_DETERMINISM and session.snap is not None:  # judged by replaying the game
+                    self.events.append(sent)
+                    self.origin.append(i)
+                if self.hit:
+                    return self.played()
+            if self.clause == CONTRACT_DETERMINISM and session.snap is not None:  # judged by replaying the game
                 session.replay_current_game()
-                if clause in failed:
-                    return Played(tuple(events), tuple(origin))
-            while len(events) < limit and session.snap is not None and session.snap.moves:
-                events.append(_send_listed(session, _stand_in(session)))
-                origin.append(-1)
-                if clause in failed:
-                    return Played(tuple(events), tuple(origin))
+                if self.hit:
+                    return self.played()
+            while len(self.events) < limit and session.snap is not None and session.snap.moves:
+                self.events.append(_send_listed(session, _stand_in(session)))
+                self.origin.append(-1)
+                if self.hit:
+                    return self.played()
         except _Stranded:
-            if clause in failed:  # the violation was the refusal itself (CONTRACT-MOVES-2, a deal clause)
-                return Played(tuple(events), tuple(origin))
+            if self.hit:  # the violation was the refusal itself (CONTRACT-MOVES-2, a deal clause)
+                return self.played()
         return None
-
-    return run
 
 
 def _send(session: Session, event: Event) -> Event | None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import os
 import shlex
-import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -175,10 +174,8 @@ def open_engine(
     if engine is not None:
         from ruleproof.engine import load_factory
 
-        if os.getcwd() not in sys.path:  # MODULE is looked up from the current directory, as uvicorn does
-            sys.path.insert(0, os.getcwd())
         try:
-            return TimedEngine(engine, load_factory(engine), timeout=timeout, stop=stop)
+            return TimedEngine(engine, load_factory(engine, from_cwd=True), timeout=timeout, stop=stop)
         except EngineLoadError as err:
             raise UsageError(f"{flag} {err}") from None
     from ruleproof.reference import ReferenceEngine

@@ -19,6 +19,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from ruleproof.clauses import clause_text
+from ruleproof.report import NOT_REPRODUCED
 from ruleproof.table import Piece, TableView, Zone, compact, table_of
 
 LAST_STEPS = 8  # the end of the counterexample is where the violation is
@@ -221,7 +222,27 @@ def heading(game: str, failure: Mapping[str, Any], entry: Mapping[str, Any] | No
         out = Text.assemble((f"XFAIL {clause}", "cyan"), f" (listed: {entry.get('expected', '')})")
     else:
         out = Text(f"FAIL {clause}", style="bold red")
+    follows = [str(c) for c in failure.get("follows") or []]
+    if follows:  # a consequence: shown as such, never as a deviation of its own
+        out.append(f", after {', '.join(follows)}", style="red")
     return out.append(f" ({game}, {failure.get('source', '?')}): {failure.get('message', '')}")
+
+
+def relation_lines(failure: Mapping[str, Any]) -> list[RenderableType]:
+    """What broke in the same step, and what this failure follows from."""
+    lines: list[RenderableType] = []
+    together = [str(c) for c in failure.get("with") or []]
+    follows = [str(c) for c in failure.get("follows") or []]
+    if together:
+        lines.append(Text(f"  with:     {', '.join(together)} (violated in the same step)"))
+    if follows:
+        lines.append(
+            Text(
+                f"  after:    {', '.join(follows)} (no counterexample without them was found: a consequence of them)",
+                style="yellow",
+            )
+        )
+    return lines
 
 
 def render_failure(
@@ -242,10 +263,17 @@ def render_failure(
     lines.append(Text(f"  got:      {_cut(compact(got))}"))
     for name, values in differing(expected, got).items():
         lines.append(Text(f"  {name + ':':<9} {_cut(compact(values))}", style="yellow"))
+    lines += relation_lines(failure)
     lines += _trace_lines(failure, last)
     if failure.get("replay"):
         lines.append(Text(f"  replay: {failure['replay']}"))
     return Group(*lines)
+
+
+def unconfirmed_note(failure: Mapping[str, Any]) -> str:
+    """Why a failure is not confirmed: "NOT reproduced" only when a replay ran and differed."""
+    why = str(failure.get("unconfirmed") or NOT_REPRODUCED)
+    return why.replace("not reproduced", "NOT reproduced", 1) if why == NOT_REPRODUCED else f"not confirmed: {why}"
 
 
 def _trace_lines(failure: Mapping[str, Any], last: int) -> list[RenderableType]:
@@ -256,7 +284,7 @@ def _trace_lines(failure: Mapping[str, Any], last: int) -> list[RenderableType]:
     if length_note(failure):
         length += " " + length_note(failure)
     if failure.get("confirmed") is False:
-        length += " (NOT reproduced on replay: the engine may be nondeterministic)"
+        length += f" ({unconfirmed_note(failure)})"
     lines: list[RenderableType] = [Text(length)]
     shown = steps[-last:]
     if shown[0].number > 1:

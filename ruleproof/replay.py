@@ -28,14 +28,29 @@ class ReplayOutcome:
     diverged: int | None  # the step where the engine no longer listed or accepted a recorded move
     divergence: str
     states: tuple[State, ...]  # the engine's state after each replayed step
+    priors: tuple[frozenset[str], ...] = ()  # for each finding: what had left the rules before it (Session.prior)
 
     @property
     def findings(self) -> tuple[Finding, ...]:
         return tuple(f for _, f in self.found)
 
-    def first(self, clause: str) -> int | None:
-        """The index of the step where ``clause`` first failed, if it did."""
-        return next((i for i, f in self.found if f.clause == clause), None)
+    def first(self, clause: str, signature: str | None = None) -> int | None:
+        """The index of the step where ``clause`` first failed (with that ``signature``, when given)."""
+        return next(
+            (i for i, f in self.found if f.clause == clause and signature in (None, f.signature)),
+            None,
+        )
+
+    def finding_at(self, at: int, clause: str, signature: str | None = None) -> Finding:
+        return next(f for i, f in self.found if i == at and f.clause == clause and signature in (None, f.signature))
+
+    def related(self, at: int, clause: str) -> tuple[tuple[str, ...], frozenset[str]]:
+        """The other clauses violated in step ``at`` (``with``), and what had left the rules in earlier
+        steps of its game (``Session.prior``: an invariant broken, a forbidden move taken)."""
+        same = sorted({f.clause for i, f in self.found if i == at} - {clause})
+        k = next(k for k, (i, f) in enumerate(self.found) if i == at and f.clause == clause)
+        prior = self.priors[k] - {clause} if k < len(self.priors) else frozenset()
+        return tuple(same), prior
 
     def status(self, clause: str | None) -> str:
         if clause is not None and self.first(clause) is not None:
@@ -46,26 +61,38 @@ class ReplayOutcome:
 
 
 def replay(
-    trace: Trace, engine: CheckedEngine, props_cls: type[GameProperties], *, stop_at: str | None = None
+    trace: Trace,
+    engine: CheckedEngine,
+    props_cls: type[GameProperties],
+    *,
+    stop_at: str | None = None,
+    signature: str | None = None,
 ) -> ReplayOutcome:
-    """Re-run a trace with the properties; ``stop_at`` ends it once that clause has failed."""
+    """Re-run a trace with the properties; ``stop_at`` ends it once that clause (with that ``signature``,
+    when given) has failed, after the whole step that showed it."""
     found: list[tuple[int, Finding]] = []
+    priors: list[frozenset[str]] = []
     index = [0]
-    session = Session(engine, props_cls, Ledger(), lambda finding, _: found.append((index[0], finding)))
+
+    def sink(finding: Finding, session: Session) -> None:
+        found.append((index[0], finding))
+        priors.append(session.prior)
+
+    session = Session(engine, props_cls, Ledger(), sink)
     states: list[State] = []
     for i, event in enumerate(trace.events):
         index[0] = i
         why = _step(session, event)
         if why:
-            return ReplayOutcome(tuple(found), i, why, tuple(states))
+            return ReplayOutcome(tuple(found), i, why, tuple(states), tuple(priors))
         assert session.snap is not None
         states.append(session.snap.raw)
-        if stop_at is not None and any(f.clause == stop_at for _, f in found):
+        if stop_at is not None and any(f.clause == stop_at and signature in (None, f.signature) for _, f in found):
             break
     else:
         if trace.finding is not None and trace.finding.clause == CONTRACT_DETERMINISM and session.snap is not None:
             session.replay_current_game()
-    return ReplayOutcome(tuple(found), None, "", tuple(states))
+    return ReplayOutcome(tuple(found), None, "", tuple(states), tuple(priors))
 
 
 def _step(session: Session, event: Event) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from attrs import define, field, frozen
 
-from ruleproof.engine import AdapterBroken, JSONObject, State
+from ruleproof.engine import JSON, AdapterBroken, JSONObject, State
 from ruleproof.findings import Finding, Trace
 
 STATUSES = ("pass", "partial", "fail", "untested", "skipped", "covered", "xfail", "xpass")
@@ -35,6 +35,10 @@ class BaselineDiff:
         return {"regressions": list(self.regressions), "fixed": list(self.fixed), "untested": list(self.untested)}
 
 
+# Failure.unconfirmed when a replay ran and did not show the clause again: the only case that says "nondeterministic"
+NOT_REPRODUCED = "not reproduced on replay: the engine may be nondeterministic"
+
+
 @frozen
 class Failure:
     """One violated clause with its minimized, re-checked counterexample."""
@@ -47,16 +51,31 @@ class Failure:
     original_steps: int = 0  # the counterexample's length as first recorded
     violations: int = 1  # how often the run saw this clause violated
     states: tuple[State, ...] = ()  # the engine's state after each trace event (replay of the minimized trace)
+    # why it is not confirmed: NOT_REPRODUCED when a replay ran and differed, else why no replay could run
+    # (the engine broke, the run was interrupted); "" when confirmed
+    unconfirmed: str = ""
+    # the other clauses violated in the counterexample's violating step (JSON "with")
+    with_clauses: tuple[str, ...] = ()
+    # when no counterexample without an earlier violation was found: the clauses violated before it in
+    # every counterexample tried; this failure is then their consequence, not a deviation of its own
+    follows: tuple[str, ...] = ()
 
     @property
     def steps(self) -> int:
         return len(self.trace.events)
+
+    @property
+    def signature(self) -> str:
+        return self.finding.signature
 
     def to_json(self) -> JSONObject:
         return {
             **self.finding.to_json(),
             "source": self.source,
             "confirmed": self.confirmed,
+            **({"unconfirmed": self.unconfirmed} if not self.confirmed else {}),
+            "with": list(self.with_clauses),
+            "follows": list(self.follows),
             "seconds": round(self.seconds, 3),
             "steps": self.steps,
             "original_steps": self.original_steps,
@@ -70,12 +89,16 @@ class Failure:
 class Stopped:
     """Where driving stopped when a game became undrivable (or the run was interrupted)."""
 
-    stage: str  # "smoke" | "fixture:ID" | "properties"
+    stage: str  # "smoke" | "fixtures" | "properties" | "minimizing"
     calls: int  # engine calls made in this game before it stopped
     reason: str
+    request: JSON = None  # the request that got no usable answer, when there was one
 
     def to_json(self) -> JSONObject:
-        return {"stage": self.stage, "calls": self.calls, "reason": self.reason}
+        out: JSONObject = {"stage": self.stage, "calls": self.calls, "reason": self.reason}
+        if self.request is not None:
+            out["request"] = self.request
+        return out
 
 
 @define
@@ -86,6 +109,7 @@ class GameReport:
     broken: AdapterBroken | None = None
     stopped: Stopped | None = None  # set when broken or interrupted: the verdicts so far stand
     interrupted: bool = False
+    kit_error: str = ""  # a bug of ruleproof that stopped this game (then `interrupted`: nothing judged past it)
     skipped: list[str] = field(factory=list)  # setups or fixtures skipped, and why
     fixtures: dict[str, str] = field(factory=dict)  # fixture id -> status
     hits: dict[str, int] = field(factory=dict)
@@ -113,3 +137,33 @@ class GameReport:
 
     def failure(self, clause: str) -> Failure | None:
         return next((f for f in self.failures if f.finding.clause == clause), None)
+
+    def failures_of(self, clause: str) -> list[Failure]:
+        """Every cause of ``clause`` kept (at most ``ruleproof.causes.MAX_CAUSES``)."""
+        return [f for f in self.failures if f.finding.clause == clause]
+
+    def follows(self, clause: str) -> tuple[str, ...]:
+        """The clauses a failing ``clause`` follows from, when every cause of it follows some
+        (it is then a consequence, shown as "fail, after ..."); () for a deviation of its own."""
+        causes = self.failures_of(clause)
+        if not causes or any(not f.follows for f in causes):
+            return ()
+        return tuple(sorted({c for f in causes for c in f.follows}))
+
+    def deviations(self) -> list[list[str]]:
+        """The failing clauses that are deviations of their own, grouped with those violated in the same
+        step (``with``): each group is one deviation a person goes looking for.  A clause joins the group
+        it shares most clauses with (in the order first seen), else starts one."""
+        own = [c for c in dict.fromkeys(f.finding.clause for f in self.failures) if not self.follows(c)]
+        groups: list[list[str]] = []
+        for clause in own:
+            together = {w for f in self.failures_of(clause) for w in f.with_clauses} & set(own)
+            best = max(groups, key=lambda g: len(together & set(g)), default=None)
+            if best is None or not together & set(best):
+                groups.append([clause])
+            else:
+                best.append(clause)
+        return groups
+
+    def consequences(self) -> list[str]:
+        return [c for c in dict.fromkeys(f.finding.clause for f in self.failures) if self.follows(c)]

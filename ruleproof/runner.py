@@ -18,21 +18,23 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from attrs import define, field, frozen
+import orjson
+from attrs import define, frozen
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis.errors import Unsatisfiable
 
+from ruleproof.causes import Cause, FindingStore
 from ruleproof.checked import CheckedEngine
-from ruleproof.engine import AdapterBroken, JSONObject
+from ruleproof.engine import AdapterBroken, JSONObject, State
 from ruleproof.findings import Finding, Setup, Trace
 from ruleproof.minimize import lenient_replay, minimize
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import GameProperties
 from ruleproof.properties.machine import Exploration, explore
 from ruleproof.replay import replay
-from ruleproof.report import Failure, GameReport, Stopped
+from ruleproof.report import NOT_REPRODUCED, Failure, GameReport, Stopped
 from ruleproof.scenarios import Fixture, fixtures_for, run_fixture
-from ruleproof.session import Ledger, Session
+from ruleproof.session import Ledger
 from ruleproof.smoke import smoke
 
 __all__ = ["PROFILES", "Profile", "certify_game"]
@@ -94,37 +96,6 @@ for _p in PROFILES.values():  # also usable as Hypothesis profiles by name
     settings.register_profile(f"ruleproof-{_p.name}", max_examples=_p.max_examples, derandomize=_p.derandomize)
 
 
-@define
-class FindingStore:
-    """Every violation of one game's run: a counterexample of each clause, and counts.
-
-    The exploration keeps, for each clause, the occurrence that came earliest in its game (the
-    shortest path from a ``new_game`` to the violation), not merely the first one: an engine that
-    breaks a rule again and again shows it some time near the start of a game, and the minimizer's
-    replays go much further from there.  The time to the first violation stays the first one's.
-    """
-
-    started: float
-    source: str = "properties"
-    first: dict[str, tuple[Finding, Trace, str, float]] = field(factory=dict)
-    fixtures: dict[str, Fixture] = field(factory=dict)  # source -> the fixture run under it
-    counts: Counter[str] = field(factory=Counter)
-    depth: dict[str, int] = field(factory=dict)  # clause -> moves into its game of the kept occurrence
-
-    def sink(self, finding: Finding, session: Session) -> None:
-        clause = finding.clause
-        self.counts[clause] += 1
-        depth = session.moves_in_game()
-        kept = self.first.get(clause)
-        if kept is None:
-            self.first[clause] = (finding, session.trace(finding), self.source, time.perf_counter() - self.started)
-            self.depth[clause] = depth
-        elif kept[2] == self.source == "properties" and depth < self.depth[clause]:
-            # a shallower one: copy its trace (a few times a clause, never once per step)
-            self.first[clause] = (finding, session.trace(finding), self.source, kept[3])
-            self.depth[clause] = depth
-
-
 def hypothesis_settings(profile: Profile) -> settings:
     return settings(
         max_examples=profile.max_examples,
@@ -177,24 +148,32 @@ def certify_game(  # noqa: PLR0913 - keyword options of the public API, passed b
         progress(game, "smoke stage")
         declared = smoke(engine, game, ledger, store.sink)
         if fixtures:
+            stage = "fixtures"
             _run_fixtures(run, fixtures_for(game, declared, user_fixtures))
         stage = "properties"
         explored = engine.calls
         if properties and not run.should_stop():
             _explore(run, declared, profile, seed)
-        progress(game, "minimizing counterexamples")
-        _minimize_all(run, profile, engine.calls - explored, declared)
+        if not run.stopping.is_set():  # a stop keeps what was found: nothing more is minimized
+            stage = "minimizing"
+            progress(game, "minimizing counterexamples")
+            _minimize_all(run, profile, engine.calls - explored, declared)
     except AdapterBroken as broken:
         if broken.kind == "interrupted":  # a call cut short because the run is stopping: not the engine's fault
             run.stopping.set()
         else:
             report.broken = broken
-            report.stopped = Stopped(stage, engine.calls - calls0, f"{broken.kind}: {broken.message}")
+            report.stopped = Stopped(stage, engine.calls - calls0, f"{broken.kind}: {broken.message}", broken.sent)
+    except Exception as exc:  # a bug of the kit itself: the run stops, and what was judged is still written
+        report.kit_error = _kit_error(exc)
+        run.stopping.set()
     if report.broken is None and run.stopping.is_set():
         report.interrupted = True
-        report.stopped = Stopped(stage, engine.calls - calls0, "interrupted: stopped on request")
+        why = f"a bug of ruleproof stopped the run: {report.kit_error}" if report.kit_error else "stopped on request"
+        report.stopped = Stopped(stage, engine.calls - calls0, f"interrupted: {why}")
     if report.broken is not None or report.interrupted:
-        _keep_unminimized(store, report)  # the verdicts so far stand, with their traces as recorded
+        progress(game, "confirming what was found")
+        _keep_unminimized(run)  # the verdicts so far stand, with their traces as recorded
     report.hits = dict(ledger.hits)
     report.situations = {
         clause: {name: ledger.situations.get(clause, Counter())[name] for name in names}
@@ -222,7 +201,7 @@ class GameRun:
 
     def should_stop(self) -> bool:
         """A stop was requested, or ``stop_after``'s clause has failed."""
-        return self.stopping.is_set() or (self.stop_after is not None and self.stop_after in self.store.first)
+        return self.stopping.is_set() or (self.stop_after is not None and self.stop_after in self.store.clauses())
 
 
 def _run_fixtures(run: GameRun, found: Sequence[Fixture]) -> None:
@@ -269,90 +248,201 @@ def _explore(run: GameRun, declared: JSONObject, profile: Profile, seed: int | N
 
 
 def _minimize_all(run: GameRun, profile: Profile, explored: int, declared: JSONObject) -> None:
-    """Minimize each failing clause's counterexample, then confirm it by one more replay.
+    """Minimize each cause's counterexample, then confirm it by one more replay.
 
     ``explored``: the engine calls the exploration made, which sets the game's budget of calls;
     ``declared``: the engine's hello entry, which bounds the smaller setups tried.
     """
-    engine, props_cls, store = run.engine, run.props_cls, run.store
-    left = max(profile.minimize_calls, int(profile.minimize_share * explored))
-    replays = 0
-    # an engine failing many clauses shares the game's budget fairly: each clause gets at most its
+    store = run.store
+    budget = _Budget(max(profile.minimize_calls, int(profile.minimize_share * explored)))
+    causes = [c for c in reported_causes(store) if run.stop_after in (None, c.clause)]
+    # an engine failing many clauses shares the game's budget fairly: each cause gets at most its
     # share of what is left (what one does not use goes to the next), not the first few all of it
-    waiting = sum(1 for c, (_, _, src, _) in store.first.items() if src == "properties" and run.stop_after in (None, c))
+    budget.waiting = sum(1 for c in causes if c.start.source == "properties")
     # the shallowest counterexamples first: they cost least, and what they leave goes to the deeper ones
-    order = sorted(store.first, key=lambda c: store.depth.get(c, 0))
-    for clause in order:
-        finding, recorded, source, seconds = store.first[clause]
-        if run.stop_after is not None and clause != run.stop_after:
-            continue
-        trace, original = recorded, len(recorded.events)
-        if source == "properties" and left > 0:
-            share = max(1, left // max(1, waiting))
-            waiting -= 1
-            lenient = lenient_replay(engine, props_cls, clause)  # a dropped move does not strand the rest
-            before = engine.calls
-            small = minimize(
-                trace,
-                _reproduces(engine, props_cls, clause),
-                budget=profile.minimize_replays,
-                lenient=lenient,
-                calls=(lambda: engine.calls, share),
-                setups=lambda setup: props_cls.smaller_setups(setup, declared),
-                adapt=props_cls.adapt_deal,
-                fresh=props_cls.fresh_deal,
-            )
-            trace, left, replays = small.trace, left - (engine.calls - before), replays + small.replays
-        outcome = replay(trace, engine, props_cls, stop_at=clause)
-        replays += 1
-        at = outcome.first(clause)
-        if at is not None:  # end the trace at the violating step, with the finding as replayed
-            seen = next(f for f in outcome.findings if f.clause == clause)
-            trace = Trace(trace.game, trace.events[: at + 1], seen)
-        # a fixture's own expectation is not a property: its failure is confirmed by running the fixture again
-        fixture = store.fixtures.get(source)
-        confirmed = at is not None or (fixture is not None and _fixture_fails(engine, props_cls, fixture, clause))
-        run.report.failures.append(
-            Failure(
-                trace.finding or finding,
-                trace,
-                source,
-                confirmed,
-                seconds,
-                original,
-                store.counts[clause],
-                outcome.states[: len(trace.events)],
-            )
+    settled = [_settle(run, cause, profile, declared, budget) for cause in sorted(causes, key=lambda c: c.start.depth)]
+    rank = {key: i for i, key in enumerate(store.causes)}  # reported in the order first seen
+    run.report.failures.extend(_distinct(sorted(settled, key=lambda f: rank.get(f.finding.key, len(rank)))))
+    run.report.stats["replays"] = budget.replays
+
+
+def _distinct(failures: list[Failure]) -> list[Failure]:
+    """Two checks of one clause that minimized to the same counterexample are one cause, shown once."""
+    seen: set[tuple[str, bytes]] = set()
+    out = []
+    for f in failures:
+        key = (f.finding.clause, orjson.dumps(f.trace.moves(), option=orjson.OPT_SORT_KEYS))
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+def reported_causes(store: FindingStore) -> list[Cause]:
+    """The causes a report shows: all but a fixture's scripted expectation that the properties also found
+    broken another way (the same deviation, seen by a script: the properties' cause says more)."""
+    by_properties = {c.clause for c in store.causes.values() if not c.kept.finding.signature.startswith("fixture:")}
+    return [
+        c
+        for c in store.causes.values()
+        if not (c.kept.finding.signature.startswith("fixture:") and c.clause in by_properties)
+    ]
+
+
+@define
+class _Budget:
+    """What minimizing one game's failures may still spend (engine calls), shared among the causes."""
+
+    left: int
+    waiting: int = 0
+    replays: int = 0
+
+    def share(self) -> int:
+        share = max(1, self.left // max(1, self.waiting))
+        self.waiting -= 1
+        return share
+
+
+def _settle(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget) -> Failure:
+    """One cause's failure: its counterexample minimized (independent of other violations if it can be),
+    confirmed by a replay, with what broke in the same step and what it follows from."""
+    engine, props_cls = run.engine, run.props_cls
+    start, clause, signature = cause.start, cause.clause, cause.kept.finding.signature
+    trace, hint = start.trace, cause.earlier
+    if start.source == "properties" and budget.left > 0:
+        before = engine.calls
+        small = minimize(
+            trace,
+            _reproduces(engine, props_cls, clause, signature),
+            budget=profile.minimize_replays,
+            lenient=lenient_replay(engine, props_cls, clause, signature),  # a dropped move strands nothing
+            calls=(lambda: engine.calls, budget.share()),
+            setups=lambda setup: props_cls.smaller_setups(setup, declared),
+            adapt=props_cls.adapt_deal,
+            fresh=props_cls.fresh_deal,
         )
-    rank = {clause: i for i, clause in enumerate(store.first)}  # reported in the order first seen
-    run.report.failures.sort(key=lambda f: rank.get(f.finding.clause, len(rank)))
-    run.report.stats["replays"] = replays
+        trace, hint = small.trace, hint & small.prior if small.prior else hint
+        budget.left -= engine.calls - before
+        budget.replays += small.replays
+    outcome = replay(trace, engine, props_cls, stop_at=clause, signature=signature)
+    budget.replays += 1
+    at = outcome.first(clause, signature)
+    fixture = run.store.fixtures.get(start.source)
+    if at is None and fixture is not None:  # a fixture's own expectation: confirmed by running it again
+        budget.replays += 1
+        return _fixture_failure(run, cause, fixture, outcome.states)
+    if at is None:
+        return _failure(cause, trace, prior=start.prior, unconfirmed=NOT_REPRODUCED)
+    trace = Trace(trace.game, trace.events[: at + 1], outcome.finding_at(at, clause, signature))
+    together, prior = outcome.related(at, clause)
+    return _failure(cause, trace, prior=prior, states=outcome.states[: len(trace.events)], together=together, hint=hint)
 
 
-def _fixture_fails(engine: CheckedEngine, props_cls: type[GameProperties], fixture: Fixture, clause: str) -> bool:
-    seen: list[str] = []
-    run_fixture(fixture, engine, props_cls, Ledger(), lambda finding, _: seen.append(finding.clause))
-    return clause in seen
+def _failure(  # noqa: PLR0913 - the parts of a Failure, by name
+    cause: Cause,
+    trace: Trace,
+    *,
+    prior: frozenset[str],
+    states: tuple[State, ...] = (),
+    unconfirmed: str = "",
+    together: tuple[str, ...] = (),
+    hint: frozenset[str] = frozenset(),
+) -> Failure:
+    """The report's entry for a cause; ``follows`` only when its counterexample is not clean: the clauses
+    violated before it there, narrowed to those before it in every counterexample tried."""
+    follows = tuple(sorted((hint & prior) or prior)) if prior else ()
+    return Failure(
+        trace.finding or cause.kept.finding,
+        trace,
+        cause.start.source,
+        not unconfirmed,
+        cause.first_seconds,
+        len(cause.start.trace.events),
+        cause.count,
+        states,
+        unconfirmed,
+        together,
+        follows,
+    )
 
 
-def _reproduces(engine: CheckedEngine, props_cls: type[GameProperties], clause: str) -> Callable[[Trace], int | None]:
-    """The minimizer's test: does this candidate still fail ``clause``? (events up to the violation)"""
+def _fixture_failure(run: GameRun, cause: Cause, fixture: Fixture, states: tuple[State, ...] = ()) -> Failure:
+    """A fixture's failure of a scripted expectation, confirmed by running the fixture again (which also
+    gives ``with``); ``states``: the engine's states along its trace, from a replay of it."""
+    kept = cause.start
+    seen = _fixture_findings(run.engine, run.props_cls, fixture)
+    at = next((i for i, f in seen if f.key == kept.finding.key), None)
+    if at is None:
+        return _failure(cause, kept.trace, prior=kept.prior, unconfirmed=NOT_REPRODUCED)
+    together = tuple(sorted({f.clause for i, f in seen if i == at} - {cause.clause}))
+    return _failure(cause, kept.trace, prior=kept.prior, states=states, together=together, hint=cause.earlier)
+
+
+def _kit_error(exc: Exception) -> str:
+    """One line naming a kit bug and where it happened (the traceback is for ``--debug``)."""
+    import traceback
+
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}" if where else ""
+    return f"{type(exc).__name__}: {exc}{at}"
+
+
+def _fixture_findings(
+    engine: CheckedEngine, props_cls: type[GameProperties], fixture: Fixture
+) -> list[tuple[int, Finding]]:
+    """Run a fixture again: every finding with the index of the trace step that showed it."""
+    seen: list[tuple[int, Finding]] = []
+    run_fixture(fixture, engine, props_cls, Ledger(), lambda f, session: seen.append((len(session.events) - 1, f)))
+    return seen
+
+
+def _reproduces(
+    engine: CheckedEngine, props_cls: type[GameProperties], clause: str, signature: str | None = None
+) -> Callable[[Trace], int | None]:
+    """The minimizer's test: does this candidate still fail ``clause`` (with ``signature``)? (events up to it)"""
 
     def test(candidate: Trace) -> int | None:
-        at = replay(candidate, engine, props_cls, stop_at=clause).first(clause)
+        at = replay(candidate, engine, props_cls, stop_at=clause, signature=signature).first(clause, signature)
         return None if at is None else at + 1
 
     return test
 
 
-def _keep_unminimized(store: FindingStore, report: GameReport) -> None:
-    """After a break or an interruption: every failure found so far, with its trace as recorded."""
-    done = {f.finding.clause for f in report.failures}
-    for clause, (finding, trace, source, seconds) in store.first.items():
-        if clause not in done:
-            report.failures.append(
-                Failure(finding, trace, source, False, seconds, len(trace.events), store.counts[clause])
-            )
+def _keep_unminimized(run: GameRun) -> None:
+    """After a break or an interruption: every cause found so far, with its counterexample as recorded.
+
+    Each is confirmed by one replay while the engine can still be driven (an interrupted run: a replay
+    costs a few calls, not a minimization); after a break, or once a replay itself is cut short, the
+    failure says why it could not be confirmed, never that the engine may be nondeterministic.
+    """
+    report = run.report
+    done = {f.finding.key for f in report.failures}
+    why_not = f"the engine broke ({report.broken.kind}) before it could be replayed" if report.broken else ""
+    for cause in reported_causes(run.store):
+        if cause.kept.finding.key in done:
+            continue
+        failure = None
+        if not why_not:
+            try:
+                failure = _confirmed(run, cause)
+            except AdapterBroken as broken:
+                why_not = f"the run was stopped before it could be replayed ({broken.kind})"
+        start = cause.start
+        report.failures.append(failure or _failure(cause, start.trace, prior=start.prior, unconfirmed=why_not))
+
+
+def _confirmed(run: GameRun, cause: Cause) -> Failure:
+    """One replay of a recorded counterexample (a fixture is run again), without minimizing it."""
+    start, clause, signature = cause.start, cause.clause, cause.kept.finding.signature
+    outcome = replay(start.trace, run.engine, run.props_cls, stop_at=clause, signature=signature)
+    at = outcome.first(clause, signature)
+    fixture = run.store.fixtures.get(start.source)
+    if at is None and fixture is not None:
+        return _fixture_failure(run, cause, fixture, outcome.states)
+    if at is None:
+        return _failure(cause, start.trace, prior=start.prior, unconfirmed=NOT_REPRODUCED)
+    together, prior = outcome.related(at, clause)
+    return _failure(cause, start.trace, prior=prior, states=outcome.states, together=together, hint=cause.earlier)
 
 
 def verdicts(

@@ -21,7 +21,7 @@ from attrs import evolve, frozen
 from ruleproof import schema
 from ruleproof.checked import CheckedEngine
 from ruleproof.engine import JSONObject, Unsupported
-from ruleproof.findings import Finding, Setup, Violation
+from ruleproof.findings import Finding, Setup, Violation, message_shape
 from ruleproof.games import BY_NAME
 from ruleproof.properties.base import GameProperties
 from ruleproof.properties.snapshot import move_key
@@ -56,9 +56,14 @@ class Fixture:
 @frozen
 class FixtureResult:
     fixture: Fixture
-    status: str  # "pass" | "fail" | "skipped"
+    status: str  # "pass" | "fail" | "skipped" | "blocked at step K by CLAUSE"
     finding: Finding | None = None
     reason: str = ""
+
+
+def expectation(clause: str, where: str, text: str, expected: Any = None, got: Any = None) -> Finding:
+    """A fixture's scripted expectation that did not hold; its signature is what it expected, not where."""
+    return Finding(clause, f"{where} {text}", expected, got, f"fixture:{message_shape(text)}")
 
 
 def load_file(path: str | Path) -> Fixture:
@@ -222,20 +227,23 @@ def run_fixture(
 ) -> FixtureResult:
     """Run one fixture; every violation (of a property or an expectation) is handed to ``sink``.
 
-    The game's properties check every transition.  A fixture is a script: once
-    the engine has left it, its later expectations would only blame clauses
-    downstream of the deviation, so the fixture ends after the step that
-    showed its first violation (every clause violated in that step is recorded).
+    The game's properties check every transition.  A fixture is a script about its focus (its
+    ``clauses``).  A property violated on the way is recorded and the script goes on, as long as the
+    engine still takes the scripted moves; it ends after the step where a focus clause failed (the
+    fixture's verdict), or at a scripted expectation that did not hold.  That one is a failure of a
+    focus clause, or else of its own clause, only when the engine had not left the script before;
+    a fixture that cannot reach its focus is ``blocked at step K by CLAUSE``, a verdict on nothing.
     """
     declared = engine.hello()["games"].get(fx.game, {})
     reason = unsupported_reason(fx, declared)
     if reason:
         return FixtureResult(fx, "skipped", reason=reason)
     found: list[Finding] = []
+    focus = set(fx.clauses)
 
     def tagged(finding: Finding, session: Session) -> None:
         if not finding.message.startswith(f"[{fx.id}"):
-            finding = Finding(finding.clause, f"[{fx.id}] {finding.message}", finding.expected, finding.got)
+            finding = evolve(finding, message=f"[{fx.id}] {finding.message}")
         found.append(finding)
         sink(finding, session)
 
@@ -244,15 +252,20 @@ def run_fixture(
     try:
         session.start(setup)
         for i, step in enumerate(fx.steps):
-            if found:
+            if any(f.clause in focus for f in found):
                 break
             _run_step(fx, i, step, session)
     except Unsupported as err:
         return FixtureResult(fx, "skipped", reason=f"engine: {err.message}")
-    except Violation as v:  # an expectation of the fixture: recorded, and the script ends here
+    except Violation as v:  # a scripted expectation did not hold: the script ends here
+        if found:  # the engine left the script earlier: the expectations after that prove nothing
+            return FixtureResult(fx, f"blocked at step {v.step} by {found[0].clause}", found[0])
         tagged(v.finding, session)
-    if found:
-        return FixtureResult(fx, "fail", found[0])
+        if v.finding.clause not in focus:
+            return FixtureResult(fx, f"blocked at step {v.step} by {v.finding.clause}", v.finding)
+    judged = next((f for f in found if f.clause in focus), None)
+    if judged is not None:
+        return FixtureResult(fx, "fail", judged)
     for clause in fx.clauses:
         ledger.hit(clause)
     return FixtureResult(fx, "pass")
@@ -261,14 +274,18 @@ def run_fixture(
 def _run_step(fx: Fixture, i: int, step: JSONObject, session: Session) -> None:
     where = f"[{fx.id} step {i + 1}]"
     clause = step.get("clause") or fx.clauses[0]
-    if "apply" in step:
-        _apply(session, step["apply"], clause, where)
-    elif "reject" in step:
-        session.reject(step["reject"], clause)
-    elif "expect" in step:
-        _expect(session, step["expect"], clause, where)
-    else:
-        _auto(session, step["auto"], clause, where)
+    try:
+        if "apply" in step:
+            _apply(session, step["apply"], clause, where)
+        elif "reject" in step:
+            session.reject(step["reject"], clause)
+        elif "expect" in step:
+            _expect(session, step["expect"], clause, where)
+        else:
+            _auto(session, step["auto"], clause, where)
+    except Violation as v:
+        v.step = i + 1
+        raise
 
 
 def _apply(session: Session, move: JSONObject, clause: str, where: str) -> None:
@@ -277,16 +294,17 @@ def _apply(session: Session, move: JSONObject, clause: str, where: str) -> None:
     listed = move.get("type") != "deal"
     if listed and move_key(move) not in session.snap.move_keys:
         raise Violation(
-            Finding(
+            expectation(
                 clause,
-                f"{where} the rules allow this move but legal_moves does not list it",
+                where,
+                "the rules allow this move but legal_moves does not list it",
                 {"listed": move},
                 {"missing": move},
             )
         )
     if not session.apply(move, listed=listed):
         raise Violation(
-            Finding(clause, f"{where} the engine refused a move the rules allow here", {"accepted": move}, "refused")
+            expectation(clause, where, "the engine refused a move the rules allow here", {"accepted": move}, "refused")
         )
 
 
@@ -296,37 +314,37 @@ def _expect(session: Session, expect: JSONObject, clause: str, where: str) -> No
     ordered = session.props_cls.ordered_zones
     if "state" in expect and not matches(expect["state"], snap.raw, ordered):
         got = _pick(expect["state"], snap.raw)
-        raise Violation(Finding(clause, f"{where} the state differs from the expectation", expect["state"], got))
+        raise Violation(expectation(clause, where, "the state differs from the expectation", expect["state"], got))
     keys = snap.move_keys
     if "legal" in expect:
         want = {move_key(m) for m in expect["legal"]}
         if want != keys:
-            raise Violation(Finding(clause, f"{where} legal moves differ", _sorted(want), _sorted(keys)))
+            raise Violation(expectation(clause, where, "legal moves differ", _sorted(want), _sorted(keys)))
     missing = [m for m in expect.get("legal_includes", []) if move_key(m) not in keys]
     if missing:
-        raise Violation(Finding(clause, f"{where} these moves must be legal", missing, _sorted(keys)))
+        raise Violation(expectation(clause, where, "these moves must be legal", missing, _sorted(keys)))
     present = [m for m in expect.get("legal_excludes", []) if move_key(m) in keys]
     if present:
-        raise Violation(Finding(clause, f"{where} these moves must not be legal", "absent", present))
+        raise Violation(expectation(clause, where, "these moves must not be legal", "absent", present))
 
 
 def _auto(session: Session, auto: JSONObject, clause: str, where: str) -> None:
     deals: Iterator[JSONObject] = iter(auto.get("deals", []))
     last = auto.get("policy", "first") == "last"
     ordered = session.props_cls.ordered_zones
-    seen = session.violations
     for _ in range(auto.get("max_steps", 5000)):
         snap = session.snap
         assert snap is not None
-        if matches(auto["until"], snap.raw, ordered) or session.violations > seen:
-            return  # reached; or the engine left the script (recorded), so the fixture ends after this step
+        if matches(auto["until"], snap.raw, ordered):
+            return  # reached (a property violated on the way is recorded: the script goes on)
         if snap.phase == "deal":
             deal = next(deals, None)
             if deal is None:  # the rules say the target state comes within these deals
                 raise Violation(
-                    Finding(
+                    expectation(
                         clause,
-                        f"{where} the game needed another deal before reaching the expected state",
+                        where,
+                        "the game needed another deal before reaching the expected state",
                         auto["until"],
                         _pick(auto["until"], snap.raw),
                     )
@@ -341,9 +359,10 @@ def _auto(session: Session, auto: JSONObject, clause: str, where: str) -> None:
     assert snap is not None
     if not matches(auto["until"], snap.raw, ordered):
         raise Violation(
-            Finding(
+            expectation(
                 clause,
-                f"{where} auto play never reached the expected state",
+                where,
+                "auto play never reached the expected state",
                 auto["until"],
                 _pick(auto["until"], snap.raw),
             )

@@ -48,6 +48,13 @@ def validator(name: str, definition: str | None = None) -> Any:
     return jsonschema_rs.validator_for(schema)
 
 
+@functools.cache
+def contract_fields(game: str) -> frozenset[str]:
+    """The STATE fields the contract defines for ``game`` (common and the game's own); any other top-level
+    field is the engine's own extension, which no contract clause compares (docs/protocol.md §8)."""
+    return frozenset(load(game)["$defs"]["state"]["properties"])
+
+
 def json_path(parts: Any) -> str:
     """``["zones", "hand/0", 3]`` -> ``zones["hand/0"][3]`` (fields as written)."""
     out = ""

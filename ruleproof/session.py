@@ -20,8 +20,8 @@ import orjson
 from attrs import define, field
 
 from ruleproof.checked import CheckedEngine
-from ruleproof.engine import BadRequest, IllegalMove, Move, State, Unsupported
-from ruleproof.findings import Event, Finding, Setup, Trace
+from ruleproof.engine import AdapterBroken, EngineError, IllegalMove, Move, State, Unsupported
+from ruleproof.findings import Event, Finding, Setup, Trace, message_shape
 from ruleproof.properties.base import GameProperties
 from ruleproof.properties.contract import (
     CONTRACT_ACCEPT,
@@ -69,6 +69,29 @@ class Ledger:
 Sink = Callable[[Finding, "Session"], None]
 
 
+def is_invariant(clause: str) -> bool:
+    """An invariant clause (``GAME-INV-n``) states what every state the rules reach has."""
+    return "-INV-" in clause
+
+
+def move_shape(move: Move, snap: Snapshot | None) -> str:
+    """What kind of move this is, as a cause of a finding: its type, how many cards it names, a card named
+    twice, a card the seat to act does not hold.  A probe of three identical cards is another cause than
+    a pass of two, though both break BM-PASS-1."""
+    parts = [str(move.get("type"))]
+    hand = set(snap.zone(f"hand/{snap.to_act}")) if snap is not None and snap.to_act is not None else set()
+    cards = move.get("cards")
+    if isinstance(cards, list):
+        parts.append(f"{len(cards)} cards")
+        if len({str(c) for c in cards}) < len(cards):
+            parts.append("one named twice")
+    else:
+        cards = [move[k] for k in ("card", "tile") if isinstance(move.get(k), str)]
+    if hand and any(str(c) not in hand for c in cards):
+        parts.append("not in the hand")
+    return " ".join(parts)
+
+
 def _surely_distinct(moves: tuple[Move, ...]) -> bool:
     """True when no two moves can share a ``move_key``; False means "ask move_key".
 
@@ -113,24 +136,52 @@ class Session:
         self._game_start = 0  # index in events of the current game's new_game
         self._refused: set[int] = set()  # indexes of applied events the engine refused
         self.violations = 0  # findings handed to the sink so far
+        self.prior: frozenset[str] = frozenset()  # what left the rules in earlier steps of this game (_flush)
+        self._off_rules = False  # this step took the game off the rules (a forbidden move accepted)
 
     # -- trace -----------------------------------------------------------------------
     def trace(self, finding: Finding | None = None) -> Trace:
         return Trace(self.props_cls.game, tuple(self.events), finding)
 
     def _flush(self) -> None:
-        """Hand this step's findings to the sink (each with the trace up to this step)."""
+        """Hand this step's findings to the sink (each with the trace up to this step).
+
+        While the sink runs, ``prior`` holds what this game's earlier steps did to leave the rules: the
+        clauses of every step that broke an invariant (a state no play by the rules reaches: cards
+        duplicated, a total that fell, a move applied that the rules forbid) or in which the engine
+        took a move it had to refuse.  A violation after such a step may only follow from it; one with
+        nothing before it stands on its own (the independence test, docs/architecture.md).  A
+        deviation that leaves the state within the rules (the wrong seat to lead, a move missing
+        from the list) taints nothing: what comes after is judged from the engine's own state.
+        """
         pending, self.ledger.pending = self.ledger.pending, []
+        off_rules, self._off_rules = self._off_rules, False
+        if not pending:
+            return
         self.violations += len(pending)
         for finding in pending:
             self.sink(finding, self)
+        if off_rules or any(is_invariant(f.clause) for f in pending):
+            self.prior = self.prior | {f.clause for f in pending}
 
-    def _fail(self, clause: str, message: str, expected: Any = None, got: Any = None) -> None:
-        self.ledger.record(Finding(clause, message, expected, got))
+    def _fail(self, clause: str, message: str, expected: Any = None, got: Any = None, *, cause: str = "") -> None:
+        signature = f"contract:{cause or message_shape(message)}"
+        self.ledger.record(Finding(clause, message, expected, got, signature))
 
     # -- steps -----------------------------------------------------------------------
     def snapshot(self, state: State) -> Snapshot:
-        snap = Snapshot(state, tuple(self.engine.legal_moves()))
+        try:
+            moves = tuple(self.engine.legal_moves())
+        except EngineError as err:  # an answer: the seat to act has no move the kit can see (CONTRACT-PHASE-1)
+            self._fail(
+                CONTRACT_PHASE,
+                f"legal_moves answered {err.kind} ({err.message}); it must list the moves of the seat to act",
+                "a list of moves",
+                err.kind,
+                cause=f"legal_moves answered {err.kind}",
+            )
+            moves = ()
+        snap = Snapshot(state, moves)
         self._check_contract(snap)
         return snap
 
@@ -138,16 +189,18 @@ class Session:
         """``new_game``; Unsupported propagates, a refused declared setup is CONTRACT-SETUP-1."""
         self.events.append(Event("new_game", setup.to_json()))
         self._game_start = len(self.events) - 1
+        self.prior = frozenset()
         try:
             state = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
         except Unsupported:
             raise
-        except (BadRequest, IllegalMove) as err:
+        except EngineError as err:  # bad_request, illegal_move or internal: an answer, never a break
             self._fail(
                 CONTRACT_SETUP,
                 f"new_game refused a setup the engine declared in hello ({err.kind}): {err.message}",
                 "a state in phase deal",
                 err.kind,
+                cause=f"new_game answered {err.kind}",
             )
             self._flush()
             raise Unsupported(f"refused a declared setup: {err.message}") from None
@@ -165,9 +218,10 @@ class Session:
         self.events.append(Event("apply", move))
         try:
             state = self.engine.apply(move)
-        except (IllegalMove, BadRequest) as err:
+        except EngineError as err:  # any kind: an answer (a finding), never a break
             self._refused.add(len(self.events) - 1)
             self._refusal(move, listed, err)
+            self._unchanged(before)
             self._flush()
             return False
         if listed:
@@ -175,12 +229,18 @@ class Session:
         self._moved(before, move, state)
         return True
 
-    def _refusal(self, move: Move, listed: bool, err: IllegalMove | BadRequest) -> None:
+    def _refusal(self, move: Move, listed: bool, err: EngineError) -> None:
         if listed:
             what, clause = "a move it listed as legal", CONTRACT_ACCEPT
         else:  # a deal the rules allow: the game's deal clause decides
             what, clause = "a deal the rules allow", self.props_cls.deal_clause
-        self._fail(clause, f"the engine refused {what} ({err.kind}): {err.message}", {"accepted": move}, err.kind)
+        self._fail(
+            clause,
+            f"the engine refused {what} ({err.kind}): {err.message}",
+            {"accepted": move},
+            err.kind,
+            cause=f"refused {move_shape(move, self.snap)} ({err.kind})",
+        )
 
     def _moved(self, before: Snapshot, move: Move, state: State) -> None:
         """The engine accepted ``move``: its state is the truth from here on."""
@@ -200,18 +260,25 @@ class Session:
         except IllegalMove:
             self.ledger.hit(clause)
             self.ledger.hit(CONTRACT_ERROR)
-        except BadRequest as err:
+        except EngineError as err:  # bad_request, internal, unsupported: an answer of the wrong kind
+            self.ledger.hit(clause)  # refused, as the rule says; only the kind of the answer is wrong
             self._fail(
                 CONTRACT_ERROR,
-                f"a well-formed move that breaks {clause} was answered bad_request ({err.message}); "
+                f"a well-formed move that breaks {clause} was answered {err.kind} ({err.message}); "
                 "the contract says illegal_move",
                 "illegal_move",
-                "bad_request",
+                err.kind,
+                cause=f"{err.kind} to {move_shape(move, before)}",
             )
         else:
             self._fail(
-                clause, f"the engine accepted a move that breaks {clause}", {"rejected": move}, {"accepted": move}
+                clause,
+                f"the engine accepted a move that breaks {clause}",
+                {"rejected": move},
+                {"accepted": move},
+                cause=f"accepted {move_shape(move, before)}",
             )
+            self._off_rules = True
             self._moved(before, move, state)  # judged like any transition: invariants still hold or fail
             return
         self._unchanged(before)
@@ -219,12 +286,26 @@ class Session:
         self._flush()
 
     def _unchanged(self, before: Snapshot) -> None:
-        now = self.engine.state()
+        """CONTRACT-REJECT-1 after any error answer to a move; a ``state`` that cannot be read is a break."""
+        now = self.read_state()
         ordered = self.props_cls.ordered_zones
         self.ledger.hit(CONTRACT_REJECT)
         if canonical(now, ordered) != canonical(before.raw, ordered):
             self._fail(CONTRACT_REJECT, "the state changed after a rejected move", summary(before.raw), summary(now))
+            self._off_rules = True
             self.snap = self.snapshot(now)  # go on from where the engine says it is
+
+    def read_state(self) -> State:
+        """``state``; an error answer means the game can no longer be read: the engine cannot be driven."""
+        try:
+            return self.engine.state()
+        except EngineError as err:
+            raise AdapterBroken(
+                "state_error",
+                f"state answered {err.kind} ({err.message}): the game can no longer be read",
+                sent={"method": "state", "params": {}},
+                received=err.to_error(),
+            ) from None
 
     def moves_in_game(self) -> int:
         """How many moves the current game has seen (applied or rejected)."""
@@ -240,12 +321,23 @@ class Session:
         assert self.snap is not None
         setup = Setup.from_json(self.events[self._game_start].value)
         final = canonical(self.snap.raw, self.props_cls.ordered_zones)
-        state: Any = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
+        self.ledger.hit(CONTRACT_DETERMINISM)
+        try:
+            state: Any = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
+        except EngineError as err:
+            self._fail(
+                CONTRACT_DETERMINISM,
+                f"replaying the game, new_game refused the setup it took the first time ({err.kind}): {err.message}",
+                {"accepted": setup.to_json()},
+                err.kind,
+            )
+            self._flush()
+            return
         for i in range(self._game_start + 1, len(self.events)):
             e = self.events[i]
             try:
                 state = self.engine.replay_apply(e.value)
-            except (IllegalMove, BadRequest) as err:
+            except EngineError as err:
                 # a probe is meant to be refused, and so is a move refused the first time
                 if e.kind == "apply" and i not in self._refused:
                     self._fail(
@@ -255,7 +347,6 @@ class Session:
                         err.kind,
                     )
         state = self.engine.checked_state(state)
-        self.ledger.hit(CONTRACT_DETERMINISM)
         again = canonical(state, self.props_cls.ordered_zones)
         if again != final:
             self._fail(
@@ -286,6 +377,14 @@ class Session:
     def _check_contract(self, snap: Snapshot) -> None:
         idle = snap.phase in ("deal", "over")
         self.ledger.hit(CONTRACT_PHASE)
+        result = snap.raw.get("result")
+        if (result is None) == (snap.phase == "over"):
+            self._fail(
+                CONTRACT_PHASE,
+                "`result` is null until the game is over, and set once it is",
+                {"phase": snap.phase, "result": "set" if snap.phase == "over" else None},
+                {"phase": snap.phase, "result": result},
+            )
         seen = {"to_act": snap.to_act, "moves": len(snap.moves)}
         if idle and (snap.to_act is not None or snap.moves):
             self._fail(

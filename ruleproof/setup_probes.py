@@ -24,7 +24,7 @@ from attrs import frozen
 
 from ruleproof import GAMES
 from ruleproof.checked import CheckedEngine
-from ruleproof.engine import BadRequest, IllegalMove, Unsupported
+from ruleproof.engine import BadRequest, EngineError, Unsupported
 from ruleproof.findings import Event, Finding, Setup
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import GameProperties, IntRange
@@ -142,7 +142,7 @@ def probe_setups(
         except BadRequest:
             ledger.hit(CONTRACT_OPTIONS)
             continue
-        except (IllegalMove, Unsupported) as err:
+        except EngineError as err:  # illegal_move, unsupported or internal: an answer of the wrong kind
             finding = Finding(
                 CONTRACT_OPTIONS, f"new_game with {what} must be a bad_request, not {err.kind}", "bad_request", err.kind
             )
@@ -164,7 +164,7 @@ def _probe_defaults(probing: _Probing, game: str, declared: dict[str, Any]) -> N
         probing.engine.new_game(game, players, 0, {})
     except Unsupported:
         return
-    except (BadRequest, IllegalMove) as err:
+    except EngineError as err:
         finding = Finding(
             CONTRACT_DEFAULTS,
             f"new_game with every option left out must apply the defaults, not answer {err.kind}",

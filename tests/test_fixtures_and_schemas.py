@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ruleproof import GAMES, schema
 from ruleproof.checked import CheckedEngine
-from ruleproof.engine import AdapterBroken
+from ruleproof.engine import AdapterBroken, InternalError
 from ruleproof.games import SPECS
 from ruleproof.properties import available_games, properties_for
 from ruleproof.reference import ReferenceEngine, rules_for
@@ -78,15 +79,23 @@ def test_schema_errors_name_the_offending_field() -> None:
     assert 'zones["hand/0"][0]' in str(err.value)
 
 
-def test_a_crashing_engine_is_broken() -> None:
+def test_an_in_process_exception_is_an_internal_answer_but_from_state_a_crash() -> None:
+    # legal_moves, apply and new_game answer: an exception there is the engine's `internal` answer, a
+    # finding the run goes on from; without hello or state the engine cannot be driven at all
     class Crashes(ReferenceEngine):
         def legal_moves(self):  # type: ignore[override]
             raise ZeroDivisionError("oops")
 
+        def state(self):  # type: ignore[override]
+            raise ZeroDivisionError("no state")
+
     engine = CheckedEngine(Crashes([rules_for("black-maria")]))
     engine.new_game("black-maria", 4, 0, {"scoring": "standard", "target": 100})
-    with pytest.raises(AdapterBroken) as err:
+    with pytest.raises(InternalError) as answered:
         engine.legal_moves()
+    assert "ZeroDivisionError: oops" in answered.value.message
+    with pytest.raises(AdapterBroken) as err:
+        engine.state()
     assert err.value.kind == "crash" and "ZeroDivisionError" in err.value.message
 
 
@@ -104,3 +113,35 @@ def test_shipped_schemas_are_valid_json_schemas(name: str) -> None:
     import jsonschema_rs
 
     jsonschema_rs.meta.validate(schema.load(name))
+
+
+@pytest.mark.parametrize(
+    "game,change",
+    [
+        ("idiot", lambda s: s.update(opening_rank="2")),  # the ladder's reach is IDIOT-OPEN-3
+        ("idiot", lambda s: s.update(scores=[1] * s["players"])),  # Idiot keeps no score: IDIOT-END-1
+        ("moon", lambda s: s["zones"].update({"hand/0": ["0-1"]})),  # the tile set is MOON-SETUP-2
+        ("moon", lambda s: s.update(players=4)),  # MOON-SETUP-1
+        ("black-maria", lambda s: s.update(players=5)),  # BM-SETUP-1
+        ("fool", lambda s: s.update(tens=[-1] * s["players"])),  # a count the properties judge
+    ],
+)
+def test_a_value_that_breaks_a_rule_is_no_schema_error(game: str, change: Any) -> None:
+    """The schemas hold structure and notation only (docs/protocol.md §6): a rule is a verdict, never broken."""
+    engine = ReferenceEngine([rules_for(game)])
+    hello = engine.hello()["games"][game]
+    state = engine.new_game(game, hello["players"][0], 0, {})
+    change(state)
+    schema.check(game, "state", state, "STATE")
+
+
+@pytest.mark.parametrize(
+    "game,move",
+    [
+        ("idiot", {"type": "play_blind", "index": 7}),
+        ("idiot", {"type": "play", "cards": []}),
+        ("moon", {"type": "bid", "value": 8}),
+    ],
+)
+def test_a_listed_move_that_breaks_a_rule_is_no_schema_error(game: str, move: dict[str, Any]) -> None:
+    schema.check(game, "move", move, "move")

@@ -547,8 +547,10 @@ def obs_end(target: int, scores: tuple[int, ...] = (0, 0, 0, 0)) -> Callable[[Bl
 
 
 def obs_games_hosted(rules: BlackMaria) -> Any:
-    """The same new game twice on one rules object: the same state both times (CONTRACT-DET-1)."""
-    return [rules.to_json(rules.start(4, 0, {})) for _ in range(2)]
+    """The same game to its end twice on one rules object: the same final state (CONTRACT-DET-1)."""
+    return [
+        rules.to_json(finish_trick(rules, last_trick(rules, target=1, taker=lambda c: 1)))["dealer"] for _ in range(2)
+    ]
 
 
 MUTANT_CASES: dict[str, Callable[[BlackMaria], Any]] = {

@@ -22,15 +22,21 @@ T = TypeVar("T")
 PARSE_ERROR, INVALID_REQUEST, UNKNOWN_METHOD, INTERNAL = -32700, -32600, -32601, -32603
 
 
-def serve(games: list[str] | None = None, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
-    """Serve the reference engine (only ``games`` when given) until ``bye`` or EOF; the exit status."""
+def serve(
+    games: list[str] | None = None,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    engine: Engine | None = None,
+) -> int:
+    """Serve ``engine`` (default: the reference, only ``games`` when given) until ``bye`` or EOF; the exit status."""
     from ruleproof.reference import ReferenceEngine, rules_for
 
     inp = stdin or sys.stdin.buffer
     out = stdout or sys.stdout.buffer
     if stdout is None:
         sys.stdout = sys.stderr  # a stray print() must never corrupt the protocol stream
-    engine = ReferenceEngine([rules_for(g) for g in games] if games else None)
+    if engine is None:
+        engine = ReferenceEngine([rules_for(g) for g in games] if games else None)
     for line in inp:
         request_id, reply, done = handle(engine, line)
         if reply is not None:

@@ -173,10 +173,11 @@ class QueenOfSpadesBonus(BlackMaria):
         return -13 if card == "QS" and scoring == "standard" else super().card_points(card, scoring)
 
 
-@mutant("CONTRACT-DET-1", "each state shows how many games the engine has hosted, so a replayed game ends elsewhere")
+@mutant("CONTRACT-DET-1", "the dealer shown once the game is over counts the games hosted, so a replay ends elsewhere")
 class CountsGamesHosted(BlackMaria):
-    # an engine-wide counter leaking into the state: two overrides, one bug (counted at the start, shown
-    # in every state); every other field is the reference's, so only a replay of a game can tell
+    # an engine-wide counter leaking into a contract field: two overrides, one bug (counted at the start,
+    # shown in the final state's `dealer`, whose value after the last round the rules leave open), so
+    # only a replay of a game can tell; a counter in a field of the engine's own would be its business
     hosted = 0
 
     def start(self, players: int, dealer: int, options: JSONObject) -> BlackMariaState:
@@ -184,4 +185,7 @@ class CountsGamesHosted(BlackMaria):
         return super().start(players, dealer, options)
 
     def to_json(self, state: BlackMariaState) -> State:
-        return {**super().to_json(state), "game_no": self.hosted}
+        out = super().to_json(state)
+        if state.phase == "over":
+            out["dealer"] = (state.dealer + self.hosted) % state.players
+        return out

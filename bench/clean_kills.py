@@ -31,33 +31,22 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ruleproof.checked import CheckedEngine
-from ruleproof.report import GameReport
+from ruleproof.report import GameReport, Kill
 from ruleproof.runner import PROFILES, certify_game
 
 GAMES = {"black-maria": "black_maria", "idiot": "idiot", "fool": "fool", "moon": "moon"}
 
 
-def family(clause: str) -> str:
-    """``IDIOT-BURN-4KIND`` -> ``IDIOT-BURN``: the rule section a clause belongs to."""
-    return clause.rsplit("-", 1)[0]
-
-
 def judge(report: GameReport, planted: str) -> dict[str, Any]:
-    """How one certificate reads for a bug planted under ``planted``."""
-    failing = [c for c, s in report.clauses.items() if s == "fail"]
-    mine = report.failures_of(planted)
-    caught = any(not f.follows for f in mine)
-    together = {c for f in mine for c in f.with_clauses}
-    others = [c for c in failing if c != planted and family(c) != family(planted)]
-    unclean = [c for c in others if c not in together]
-    unmarked = [c for c in unclean if not report.follows(c)]
+    """How one certificate reads for a bug planted under ``planted`` (``ruleproof.report.Kill``)."""
+    kill = Kill.of(report, planted)
     return {
-        "caught": caught,
-        "clean": caught and not unclean,
-        "marked": caught and not unmarked,
-        "failing": failing,
-        "unclean": unclean,
-        "unmarked": unmarked,
+        "caught": kill.caught,
+        "clean": kill.clean,
+        "marked": kill.marked,
+        "failing": [c for c, s in report.clauses.items() if s == "fail"],
+        "unclean": list(kill.unclean),
+        "unmarked": list(kill.unmarked),
         "deviations": report.deviations(),
         "consequences": report.consequences(),
     }

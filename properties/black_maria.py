@@ -97,6 +97,7 @@ class BlackMariaProperties(GameProperties):
         self.scheme: str = setup.options.get("scoring", "standard")
         self.target: int = setup.options.get("target", DEFAULT_TARGET[self.scheme])
         self.victim: int | None = None  # the seat this game steers penalty cards to (choose); -1: none
+        self.keeper: int | None = None  # the seat that keeps one heart a round from the victim (choose)
         self.direction: str | None = None  # the way the engine passed in the first round (BM-PASS-1 vs -3)
         self.scored = False  # a round of this game was scored by the scheme chosen (BM-SCORE-5 vs -1/2/3)
 
@@ -135,14 +136,18 @@ class BlackMariaProperties(GameProperties):
     def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> dict[str, Any]:
         """Most games (3 in 4 at 3 players, 2 in 3 at 4) steer the penalty cards to one seat, drawn
         per game, so that a game reaches a target of 100 in a few rounds and the other seats often
-        tie for the lowest total; the rest play at random (and so do 1 in 8 plays of a steered game)."""
+        tie for the lowest total; the rest play at random (and so do 1 in 8 plays of a steered game).
+        Half the steered games leave one heart a round with a second seat (the keeper), so that no
+        round gives every penalty card to one seat: an engine that shoots the moon (a house rule)
+        still reaches its game ends and ties, and the other half still shows it shooting."""
         moves = snap.moves
         n = len(moves)
         if self.victim is None:
             seat = (pick // n) % (self.n + self.n // 2)
             self.victim = seat if seat < self.n else -1
+            self.keeper = (seat + 1) % self.n if self.victim >= 0 and (pick // n // 8) % 2 else None
         if snap.phase == "play" and self.victim >= 0 and (pick // n) % 8:
-            card = steer_card(self, snap)
+            card = keeper_card(self, snap) or steer_card(self, snap)
             if card is not None:
                 return play(card)
         return moves[pick % n]
@@ -219,6 +224,21 @@ def steer_card(props: BlackMariaProperties, snap: Snapshot) -> str | None:
     if victim_leads and under:  # stay under the victim's card, the most penalty first
         return max(under, key=lambda c: (values.get(c, 0), rank_index(c)))
     return min(cards, key=rank_index)
+
+
+def keeper_card(props: BlackMariaProperties, snap: Snapshot) -> str | None:
+    """The keeper takes a trick holding a heart when it can still win it, while it has won no heart this
+    round, so a steered round always leaves a heart outside the victim's tricks (no moon shot)."""
+    seat, trick = snap.to_act, snap.zone("trick")
+    if seat is None or seat != props.keeper or not trick or not any(c in HEARTS for c in trick):
+        return None
+    if any(c in HEARTS for c in snap.zone(f"won/{seat}")):
+        return None
+    led = suit(trick[0])
+    best = max((c for c in trick if suit(c) == led), key=rank_index)
+    wins = [m["card"] for m in snap.moves if m.get("type") == "play" and suit(m["card"]) == led]
+    top = max(wins, key=rank_index, default=None)
+    return top if top is not None and rank_index(top) > rank_index(best) else None
 
 
 def target_strategy(declared: Any, scoring: str) -> st.SearchStrategy[int]:

@@ -167,3 +167,34 @@ class GameReport:
 
     def consequences(self) -> list[str]:
         return [c for c in dict.fromkeys(f.finding.clause for f in self.failures) if self.follows(c)]
+
+
+def family(clause: str) -> str:
+    """``IDIOT-BURN-4KIND`` -> ``IDIOT-BURN``: the rule section a clause belongs to."""
+    return clause.rsplit("-", 1)[0]
+
+
+@frozen
+class Kill:
+    """How a certificate reads for an engine with one bug planted under one clause (the gallery, the
+    independent engines): the measure of "one deviation, one clause"."""
+
+    caught: bool  # the planted clause fails, as a deviation of its own (it follows nothing)
+    clean: bool  # caught, and every other failing clause is of its family or broken in the same step
+    marked: bool  # caught, and every other failing clause is of its family, in the same step, or a consequence
+    unclean: tuple[str, ...]  # other failing clauses outside its family and its step
+    unmarked: tuple[str, ...]  # ... that are not marked as a consequence either
+
+    @classmethod
+    def of(cls, report: GameReport, planted: str) -> Kill:
+        failing = [c for c, s in report.clauses.items() if s == "fail"]
+        mine = report.failures_of(planted)
+        caught = any(not f.follows for f in mine)
+        together = {c for f in mine for c in f.with_clauses}
+        unclean = tuple(c for c in failing if c != planted and family(c) != family(planted) and c not in together)
+        unmarked = tuple(c for c in unclean if not report.follows(c))
+        return cls(caught, caught and not unclean, caught and not unmarked, unclean, unmarked)
+
+    @property
+    def label(self) -> str:
+        return "clean" if self.clean else "marked" if self.marked else "caught" if self.caught else "missed"

@@ -11,7 +11,8 @@ short, fully scripted sequence, run through a ``Session``:
    CONTRACT-SETUP-2/-3);
 2. ``new_game`` (the setup of the game's first bundled fixture the engine
    supports, else the first declared values), then an unknown move type, which
-   the contract says is ``illegal_move``;
+   the contract says is ``illegal_move``, and every wrong deal the game's
+   properties list (each must be refused under the game's deal clauses);
 3. a known-good deal (the fixture's first ``deal``, else the smallest deal the
    game's properties draw): once accepted, the returned state must differ from
    the one before and equal what ``state`` returns;
@@ -64,8 +65,8 @@ def smoke(engine: CheckedEngine, game: str, ledger: Ledger, sink: Sink) -> dict[
             refusals.append(err.message)
             continue
         session.reject({"type": "no-such-move"}, props_cls.deal_clause)
-        if session.snap is not before:  # the engine took the unknown move (recorded): judge no further here
-            return declared
+        if session.snap is not before or not _bad_deals_refused(session):
+            return declared  # the engine took a move it had to refuse (recorded): judge no further here
         first = deal if deal is not None else _drawn_deal(props_cls, setup, before.raw)
         if first is not None and _accepts(session, first, "a known-good deal", listed=False):
             assert session.snap is not None
@@ -77,6 +78,18 @@ def smoke(engine: CheckedEngine, game: str, ledger: Ledger, sink: Sink) -> dict[
         f"new_game refused every setup the engine declared: {'; '.join(refusals)[:300]}",
         sent=_setup_json(_candidates(game, declared)[-1][0]),
     )
+
+
+def _bad_deals_refused(session: Session) -> bool:
+    """Every wrong deal the game's properties know, sent once (a wrong size, a card twice, a card the
+    pool lacks): the exploration probes a deal only one step in eight, and a game has few deals."""
+    snap, props = session.snap, session.props
+    assert snap is not None and props is not None
+    for move, clause in props.guarded("illegal_moves", props.illegal_moves, snap) or ():
+        session.reject(move, clause)
+        if session.snap is not snap:
+            return False
+    return True
 
 
 def _candidates(game: str, declared: JSONObject) -> list[tuple[Setup, Move | None]]:

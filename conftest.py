@@ -1,6 +1,6 @@
 """pytest setup shared by the kit's own tests (``tests/``).
 
-The conformance plugin itself is ``ruleproof.plugin`` (entry point ``pytest11``);
+The conformance plugin itself is ``ruleproof.cli.plugin`` (entry point ``pytest11``);
 it adds items only when asked (``--ruleproof``, ``--ruleproof-engine``, ``--ruleproof-engine-cmd``).
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from hypothesis import settings
 
-from ruleproof.checked import CheckedEngine
+from ruleproof.transport.checked import CheckedEngine
 
 # The kit's own Hypothesis tests: no example database in the tree, no deadline on a loaded CI machine.
 settings.register_profile("kit", deadline=None, database=None)

@@ -38,12 +38,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
 
 from ruleproof import GAMES
-from ruleproof.checked import CheckedEngine
-from ruleproof.findings import Setup
+from ruleproof.model.findings import Setup
 from ruleproof.properties import available_games, properties_for
 from ruleproof.reference import RULES, ReferenceEngine, all_rules
-from ruleproof.runner import PROFILES, certify_game, hypothesis_settings
-from ruleproof.smoke import _drawn_deal
+from ruleproof.run.runner import PROFILES, certify_game, hypothesis_settings
+from ruleproof.run.smoke import _drawn_deal
+from ruleproof.transport.checked import CheckedEngine
 from ruleproof.transport.subprocess import SubprocessEngine
 
 MAX_MOVES = 20_000  # a random playout that runs longer than this is cut off

@@ -7,7 +7,8 @@ house rules (``HOUSE``, several at once).  This certifies the correct engine and
 
 - **caught**: the planted clause fails, as a deviation of its own (no ``follows``);
 - **clean** (issue 21's measure): every other failing clause is of the planted clause's family
-  (``BM-PASS-*`` for ``BM-PASS-1``) or was violated in the same step as it (its ``with``);
+  (the same ID without its last part: BM-PASS-1 and BM-PASS-3) or was violated in the same step as
+  it (its ``with``);
 - **marked**: every other failing clause is of the family, in ``with``, or marked as a
   consequence (``follows``): nothing else reads as a second bug.
 
@@ -30,15 +31,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ruleproof.checked import CheckedEngine
-from ruleproof.report import GameReport, Kill
-from ruleproof.runner import PROFILES, certify_game
+from ruleproof.model.report import GameReport, Kill
+from ruleproof.run.runner import PROFILES, certify_game
+from ruleproof.transport.checked import CheckedEngine
 
 GAMES = {"black-maria": "black_maria", "idiot": "idiot", "fool": "fool", "moon": "moon"}
 
 
 def judge(report: GameReport, planted: str) -> dict[str, Any]:
-    """How one certificate reads for a bug planted under ``planted`` (``ruleproof.report.Kill``)."""
+    """How one certificate reads for a bug planted under ``planted`` (``ruleproof.model.report.Kill``)."""
     kill = Kill.of(report, planted)
     return {
         "caught": kill.caught,

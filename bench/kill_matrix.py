@@ -23,15 +23,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from collections import Counter
 
-from ruleproof.checked import CheckedEngine
-from ruleproof.findings import Setup, Trace
+from ruleproof.model.findings import Setup, Trace
+from ruleproof.model.report import GameReport, Kill
 from ruleproof.properties import (
     available_games,
     properties_for,
 )
-from ruleproof.report import GameReport, Kill
-from ruleproof.runner import PROFILES, certify_game
-from ruleproof.session import Ledger, Session
+from ruleproof.properties.base import Ledger
+from ruleproof.run.runner import PROFILES, certify_game
+from ruleproof.run.session import Session
+from ruleproof.transport.checked import CheckedEngine
 from tests.mutants import REGISTRY, all_mutants
 
 

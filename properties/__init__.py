@@ -10,11 +10,14 @@ machine that drives an engine under them.
 
 from __future__ import annotations
 
-from ruleproof.engine import load_factory
-from ruleproof.games import SPECS
-from ruleproof.properties.base import GameProperties
+from collections.abc import Iterable
 
-# game -> "module:class" (ruleproof.games)
+from ruleproof.model.engine import load_factory
+from ruleproof.model.games import SPECS
+from ruleproof.properties.base import GameProperties
+from ruleproof.properties.contract import CONTRACT_CLAUSES
+
+# game -> "module:class" (ruleproof.model.games)
 PROPERTIES = {s.name: s.properties for s in SPECS}
 
 
@@ -26,3 +29,8 @@ def properties_for(game: str) -> type[GameProperties]:
 def available_games() -> list[str]:
     """The games the kit has properties for, in contract order."""
     return list(PROPERTIES)
+
+
+def known_clauses(games: Iterable[str]) -> dict[str, list[str]]:
+    """Every clause ID a game's verdicts can carry (its table and the contract's clauses)."""
+    return {g: list(dict.fromkeys([*properties_for(g).all_clauses(), *CONTRACT_CLAUSES])) for g in games}

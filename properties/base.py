@@ -4,37 +4,64 @@ A game's properties are a ``GameProperties`` subclass: an observer that is
 shown every transition (state before, move, state after) and records a
 ``Finding`` naming each clause the transition breaks, then lets the game go
 on (record and continue).  Nothing here knows any game's rules.  Driving an
-engine is ``ruleproof.session``; the finding and trace model is
-``ruleproof.findings``.
+engine is ``ruleproof.run.session``; the finding and trace model is
+``ruleproof.model.findings``.
 """
 
 from __future__ import annotations
 
+import traceback
+from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from attrs import frozen
+from attrs import define, field
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from ruleproof import clauses as docs
-from ruleproof.engine import JSONObject, Move
-from ruleproof.findings import Finding, Setup, message_shape
-from ruleproof.games import CONTRACT_DOC, spec
+from ruleproof.model import clauses as docs
+from ruleproof.model.engine import JSONObject, Move
+from ruleproof.model.findings import Finding, Setup, message_shape
+from ruleproof.model.fixtures import bundled
+from ruleproof.model.games import CONTRACT_DOC, spec
 from ruleproof.properties.checks import CheckRegistry
-from ruleproof.properties.contract import CONTRACT_CLAUSES
+from ruleproof.properties.contract import (
+    CONTRACT_CLAUSES,
+    IntRange,  # the type of options_contract, for the games
+)
 from ruleproof.properties.snapshot import Snapshot, Step
 
-if TYPE_CHECKING:
-    from ruleproof.session import Ledger
+__all__ = ["GameProperties", "IntRange", "Ledger", "clause_table"]
 
 
-@frozen
-class IntRange:
-    """An integer option's contract values: ``lo`` up to ``hi`` (no upper bound when None)."""
+@define
+class Ledger:
+    """What the properties saw: hits per clause, findings not yet handed on, checks that crashed.
 
-    lo: int
-    hi: int | None = None
+    A clause is ``pass`` only if it was hit at least once and never violated.
+    """
+
+    hits: Counter[str] = field(factory=Counter)
+    pending: list[Finding] = field(factory=list)
+    check_errors: Counter[str] = field(factory=Counter)
+    situations: dict[str, Counter[str]] = field(factory=dict)  # clause -> situation -> times judged
+
+    def hit(self, clause: str, n: int = 1) -> None:
+        self.hits[clause] += n
+
+    def situation(self, clause: str, name: str) -> None:
+        """``clause`` was judged in the situation ``name`` (one of the readings it names)."""
+        self.hits[clause] += 1
+        self.situations.setdefault(clause, Counter())[name] += 1
+
+    def record(self, finding: Finding) -> None:
+        self.pending.append(finding)
+
+    def crashed(self, check: str, exc: BaseException) -> None:
+        """A check raised on a state it could not read: a kit bug, reported, never a verdict."""
+        where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        at = f" at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}" if where else ""
+        self.check_errors[f"{check}: {type(exc).__name__}: {exc}{at}"] += 1
 
 
 class GameProperties:
@@ -127,6 +154,12 @@ class GameProperties:
         raise NotImplementedError
 
     @classmethod
+    def long_odds(cls, declared: JSONObject) -> int:
+        """One example in this many runs four times the profile's steps, to play whole games to a high
+        target: 4, unless the game's properties know the engine declares only long games."""
+        return 4
+
+    @classmethod
     def smaller_setups(cls, setup: Setup, declared: JSONObject) -> list[Setup]:
         """Smaller tables than ``setup`` the engine declared (fewer players first), for the minimizer;
         each is tried with the recorded deals passed through ``adapt_deal``.  None by default."""
@@ -191,7 +224,6 @@ def clause_table(props: type[GameProperties]) -> tuple[str, ...]:
 
 
 def _make_table(props: type[GameProperties]) -> tuple[str, ...]:
-    from ruleproof.scenarios import bundled  # scenarios drives GameProperties: imported when first asked
 
     stated = {*props.checks.clauses(), props.deal_clause}
     for fx in bundled(props.game):

@@ -18,14 +18,14 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
-from ruleproof import draws
-from ruleproof.engine import JSONObject
-from ruleproof.findings import Setup
-from ruleproof.notation import RANKS, STANDARD_DECK, rank_index, suit
+from ruleproof.model.engine import JSONObject, Move
+from ruleproof.model.findings import Setup
+from ruleproof.model.notation import RANKS, STANDARD_DECK, rank_index, suit
+from ruleproof.properties import draws
 from ruleproof.properties.base import GameProperties, IntRange
 from ruleproof.properties.checks import CheckRegistry
+from ruleproof.properties.options import judge_start
 from ruleproof.properties.snapshot import Snapshot, Step, move_diff
-from ruleproof.setup_probes import judge_start
 
 GAME = "black-maria"
 
@@ -96,8 +96,7 @@ class BlackMariaProperties(GameProperties):
         # an option left out of new_game takes the document's default (protocol.md §2)
         self.scheme: str = setup.options.get("scoring", "standard")
         self.target: int = setup.options.get("target", DEFAULT_TARGET[self.scheme])
-        self.victim: int | None = None  # the seat this game steers penalty cards to (choose); -1: none
-        self.keeper: int | None = None  # the seat that keeps one heart a round from the victim (choose)
+        self.takers: frozenset[int] | None = None  # the seats this game steers penalty cards to (choose)
         self.direction: str | None = None  # the way the engine passed in the first round (BM-PASS-1 vs -3)
         self.scored = False  # a round of this game was scored by the scheme chosen (BM-SCORE-5 vs -1/2/3)
 
@@ -111,6 +110,14 @@ class BlackMariaProperties(GameProperties):
     def default_options(cls, players: int, sent: JSONObject) -> JSONObject:
         # spot scoring plays to 500 by default (BM-END-1)
         return {"scoring": "standard", "target": 500 if sent.get("scoring") == "spot" else 100}
+
+    @classmethod
+    def long_odds(cls, declared: JSONObject) -> int:
+        """An engine that declares no target below 50 (a Hearts program that plays to 100) gets every other
+        example long: a game to 100 takes some five rounds of sixty steps, more than a short example."""
+        target = (declared.get("options") or {}).get("target")
+        lowest = target["min"] if isinstance(target, dict) else min(target) if isinstance(target, list) else 100
+        return 2 if isinstance(lowest, int) and lowest >= 50 else 4
 
     @classmethod
     def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
@@ -134,22 +141,24 @@ class BlackMariaProperties(GameProperties):
         return {"type": "deal", "hands": [list(cards[i * size : (i + 1) * size]) for i in range(self.n)]}
 
     def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> dict[str, Any]:
-        """Most games (3 in 4 at 3 players, 2 in 3 at 4) steer the penalty cards to one seat, drawn
-        per game, so that a game reaches a target of 100 in a few rounds and the other seats often
-        tie for the lowest total; the rest play at random (and so do 1 in 8 plays of a steered game).
-        Half the steered games leave one heart a round with a second seat (the keeper), so that no
-        round gives every penalty card to one seat: an engine that shoots the moon (a house rule)
-        still reaches its game ends and ties, and the other half still shows it shooting."""
+        """Most games (3 in 4 at 3 players, 2 in 3 at 4) steer the penalty cards to the takers, drawn per
+        game, so that a game reaches a target of 100 in a few rounds and the dodgers tie for the lowest
+        total at 0; the rest play at random (and so do 1 in 32 plays of a steered game).  Half the
+        steered games have two takers, so that no round gives every penalty card to one seat: an engine
+        that shoots the moon (a house rule) still reaches its game ends and ties, and the other half
+        still shows it shooting."""
         moves = snap.moves
         n = len(moves)
-        if self.victim is None:
+        if self.takers is None:
             seat = (pick // n) % (self.n + self.n // 2)
-            self.victim = seat if seat < self.n else -1
-            self.keeper = (seat + 1) % self.n if self.victim >= 0 and (pick // n // 8) % 2 else None
-        if snap.phase == "play" and self.victim >= 0 and (pick // n) % 8:
-            card = keeper_card(self, snap) or steer_card(self, snap)
+            two = (pick // n // 8) % 2 == 1
+            self.takers = frozenset({seat, (seat + 1) % self.n} if two else {seat}) if seat < self.n else frozenset()
+        if snap.phase == "play" and self.takers and (pick // n) % 32:
+            card = steer_card(self, snap)
             if card is not None:
                 return play(card)
+        if snap.phase == "pass" and self.takers and (pick // n) % 32:
+            return max(moves, key=lambda m: pass_score(self, snap, m))
         return moves[pick % n]
 
     @checks.hook("BM-DEAL-1", "BM-PASS-1", "BM-FOLLOW-1")
@@ -200,45 +209,72 @@ class BlackMariaProperties(GameProperties):
 
 
 def steer_card(props: BlackMariaProperties, snap: Snapshot) -> str | None:
-    """The card that helps the victim seat take the penalty cards: it leads and plays high, the others
-    lead and follow low and, when void (or safely under the victim), throw their penalty cards."""
-    seat, victim = snap.to_act, props.victim
+    """The card that sends the penalty cards to the takers (every hand is in the state): a taker plays
+    to win the trick, and dumps its penalty cards only on another taker's winning trick; a dodger
+    plays to lose it, and dumps its penalty cards where a taker wins or will win."""
+    seat = snap.to_act
     cards: list[str] = [m["card"] for m in snap.moves if m.get("type") == "play"]
     if seat is None or not cards:
         return None
-    values = POINTS[props.scheme]
-    trick = snap.zone("trick")
-    if seat == victim:  # win the trick if it can; when void, keep penalty cards for its own tricks
-        return max(cards, key=lambda c: (-values.get(c, 0), rank_index(c)))
-    if not trick:
-        return min(cards, key=lambda c: (values.get(c, 0), rank_index(c)))
+    values, trick = POINTS[props.scheme], snap.zone("trick")
+    if not trick and seat in props.takers:  # a taker leads a card nobody can beat, hearts first
+        others = [c for s in range(props.n) if s not in props.takers for c in snap.zone(f"hand/{s}")]
+        safe = [c for c in cards if not any(suit(o) == suit(c) and rank_index(o) > rank_index(c) for o in others)]
+        return max(safe or cards, key=lambda c: (values.get(c, 0) > 0, rank_index(c)))
+    if not trick:  # a dodger leads low, no penalty card, in a suit a taker can win
+        above = {(suit(c), rank_index(c)) for t in props.takers for c in snap.zone(f"hand/{t}")}
+        return min(
+            cards,
+            key=lambda c: (
+                values.get(c, 0),
+                not any(s == suit(c) and r > rank_index(c) for s, r in above),
+                rank_index(c),
+            ),
+        )
     led = suit(trick[0])
-    seats = list(snap.get("trick_seats") or [])
     best = max((c for c in trick if suit(c) == led), key=rank_index)
-    victim_leads = len(seats) == len(trick) and seats[trick.index(best)] == victim
-    victim_to_come = len(seats) == len(trick) and victim not in seats
-    if suit(cards[0]) != led:  # void: throw penalty cards where the victim will (or may) take them
-        dump = victim_leads or victim_to_come
+    if suit(cards[0]) != led:  # void: penalty cards to a taker's trick, never to a dodger's
+        dump = _taker_wins(props, snap, best)
         return max(cards, key=lambda c: (values.get(c, 0) if dump else -values.get(c, 0), rank_index(c)))
+    if seat in props.takers:
+        return max(cards, key=rank_index)
     under = [c for c in cards if rank_index(c) < rank_index(best)]
-    if victim_leads and under:  # stay under the victim's card, the most penalty first
-        return max(under, key=lambda c: (values.get(c, 0), rank_index(c)))
-    return min(cards, key=rank_index)
+    return max(under, key=lambda c: (values.get(c, 0), rank_index(c))) if under else min(cards, key=rank_index)
 
 
-def keeper_card(props: BlackMariaProperties, snap: Snapshot) -> str | None:
-    """The keeper takes a trick holding a heart when it can still win it, while it has won no heart this
-    round, so a steered round always leaves a heart outside the victim's tricks (no moon shot)."""
-    seat, trick = snap.to_act, snap.zone("trick")
-    if seat is None or seat != props.keeper or not trick or not any(c in HEARTS for c in trick):
-        return None
-    if any(c in HEARTS for c in snap.zone(f"won/{seat}")):
-        return None
+def pass_score(props: BlackMariaProperties, snap: Snapshot, move: Move) -> tuple[int, int]:
+    """How well a pass sends the penalty cards towards the takers: the seat that passes to a taker gives
+    it its penalty cards; every other seat passes its highest cards (a taker keeps the high cards that
+    win tricks and passes the low ones: it wants to lose no trick; a dodger wants to win none)."""
+    seat = snap.to_act
+    cards = move.get("cards") or []
+    values = POINTS[props.scheme]
+    if seat is not None and (seat - 1) % props.n in props.takers:
+        return sum(values.get(c, 0) for c in cards), sum(rank_index(c) for c in cards)
+    if seat in props.takers:
+        return -sum(values.get(c, 0) for c in cards), -sum(rank_index(c) for c in cards)
+    return -sum(values.get(c, 0) for c in cards), sum(rank_index(c) for c in cards)
+
+
+def _taker_wins(props: BlackMariaProperties, snap: Snapshot, best: str) -> bool:
+    """A taker holds the trick now and no dodger still to play must beat it, or a taker still to play
+    can beat it."""
+    trick, seats = snap.zone("trick"), list(snap.get("trick_seats") or [])
+    if len(seats) != len(trick):
+        return False
     led = suit(trick[0])
-    best = max((c for c in trick if suit(c) == led), key=rank_index)
-    wins = [m["card"] for m in snap.moves if m.get("type") == "play" and suit(m["card"]) == led]
-    top = max(wins, key=rank_index, default=None)
-    return top if top is not None and rank_index(top) > rank_index(best) else None
+    to_come = [s for s in range(props.n) if s not in seats and s != snap.to_act]
+
+    def beats(seat: int) -> bool:
+        return any(suit(c) == led and rank_index(c) > rank_index(best) for c in snap.zone(f"hand/{seat}"))
+
+    def forced_over(seat: int) -> bool:  # holds the led suit, only above the best card
+        same = [c for c in snap.zone(f"hand/{seat}") if suit(c) == led]
+        return bool(same) and all(rank_index(c) > rank_index(best) for c in same)
+
+    if seats[trick.index(best)] in props.takers:
+        return not any(forced_over(s) for s in to_come if s not in props.takers)
+    return any(beats(t) for t in props.takers if t in to_come)
 
 
 def target_strategy(declared: Any, scoring: str) -> st.SearchStrategy[int]:
@@ -295,7 +331,7 @@ def every_card_once(props: BlackMariaProperties, step: Step) -> None:
     conservation(props, step.after)
 
 
-@checks("BM-DEAL-1", "BM-DEAL-2", "BM-INV-2", "BM-PASS-2")
+@checks("BM-DEAL-1", "BM-DEAL-2", "BM-INV-2", "BM-PASS-1", "BM-PASS-2", "BM-PASS-3")
 def the_deal(props: BlackMariaProperties, step: Step) -> None:
     """After a deal: hands as sent, 17 or 13 each, dealer rotated, passing from the dealer's left."""
     if step.kind != "deal":
@@ -342,6 +378,7 @@ def the_deal(props: BlackMariaProperties, step: Step) -> None:
             {"phase": after.phase},
         )
     else:
+        props.cover("BM-PASS-3" if (rnd or 0) >= 2 else "BM-PASS-1")  # no hold round: this one passes
         props.expect(
             "BM-PASS-2",
             after.to_act == (dealer + 1) % n,
@@ -501,7 +538,7 @@ def who_plays_what(props: BlackMariaProperties, step: Step) -> None:
     )
 
 
-@checks("BM-FOLLOW-1", "BM-WIN-1", "BM-WIN-2", "BM-INV-3", "BM-INV-4", "CONTRACT-TURN-1")
+@checks("BM-LEAD-1", "BM-FOLLOW-1", "BM-WIN-1", "BM-WIN-2", "BM-END-1", "BM-INV-3", "BM-INV-4", "CONTRACT-TURN-1")
 def trick_play(props: BlackMariaProperties, step: Step) -> None:
     """A play: the card leaves the hand; the trick grows clockwise or is won."""
     before, after, n = step.before, step.after, props.n
@@ -593,6 +630,8 @@ def _trick_won(props: BlackMariaProperties, step: Step, trick: list[str], seats:
     held = sum(len(after.zone(f"hand/{s}")) for s in range(n))
     # a game that ends with cards still in the hands ended in the middle of a round (BM-END-1)
     clause = "BM-END-1" if after.phase == "over" and held else "BM-WIN-2"
+    if after.phase == "over" and not held:
+        props.cover("BM-END-1")  # the game ended at the end of a round, never in the middle of one
     props.expect(
         clause,
         tricks == size and not held,

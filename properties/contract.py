@@ -1,13 +1,18 @@
-"""The contract's own clauses (docs/rules/contract.md), checked for every game.
+"""The contract's own clauses (docs/rules/contract.md), checked for every game, and its options.
 
-The ``Session`` (``ruleproof.session``) judges most of them on every call it
-makes; the setup probes (``ruleproof.setup_probes``) and the determinism replay
-(``ruleproof.replay``) the rest.  A game's properties may state further
-contract clauses in their own checks (CONTRACT-TURN-1 where play passes to the
-left); those are theirs, not listed here.
+The ``Session`` (``ruleproof.run.session``) judges most of them on every call it makes; the setup
+probes (``ruleproof.run.setup_probes``), whose first states ``judge_start`` reads, and the
+determinism replay the rest.  A game's properties may state further contract clauses in their own
+checks (CONTRACT-TURN-1 where play passes to the left); those are theirs, not listed here.
+``IntRange`` and ``forbidden`` say which option values the contract allows (each game's
+``options_contract``); ``ruleproof.properties.options`` judges a game's first state by them.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from attrs import frozen
 
 CONTRACT_PHASE = "CONTRACT-PHASE-1"  # to_act null iff deal/over; moves [] iff deal/over
 CONTRACT_DISTINCT = "CONTRACT-MOVES-1"  # legal moves are distinct
@@ -32,3 +37,42 @@ CONTRACT_CLAUSES = (
     CONTRACT_DETERMINISM,
     CONTRACT_OVER,
 )
+
+
+@frozen
+class IntRange:
+    """An integer option's contract values: ``lo`` up to ``hi`` (no upper bound when None)."""
+
+    lo: int
+    hi: int | None = None
+
+
+OptionsContract = dict[str, "list[Any] | IntRange"]
+
+
+def is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def forbidden(allowed: OptionsContract, game: str, name: str, value: Any) -> str | None:
+    """Why the contract (``allowed``: a game's ``options_contract``) forbids ``name: value``; None when it
+    allows it."""
+    if name not in allowed:
+        return f"{name} is not an option of {game}"
+    spec = allowed[name]
+    if isinstance(spec, IntRange):
+        return _outside(name, value, spec.lo, spec.hi)
+    if isinstance(value, dict) and name == "deck":  # an explicit Fool deck object (checked by the Fool rules)
+        return None
+    if not any(value == v and type(value) is type(v) for v in spec):
+        return f"{name}: {value!r} is not one of {spec}"
+    return None
+
+
+def _outside(name: str, value: Any, lo: int, hi: int | None) -> str | None:
+    """Why ``value`` is not an integer option's value (None when it is one)."""
+    if not is_int(value):
+        return f"{name}: {value!r} is not an integer"
+    if value < lo or (hi is not None and value > hi):
+        return f"{name}: {value} is outside {lo}..{hi if hi is not None else ''}"
+    return None

@@ -30,14 +30,22 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
-from ruleproof import draws
-from ruleproof.engine import JSONObject
-from ruleproof.findings import Setup
-from ruleproof.notation import FOOL_BOX_MAX, FOOL_BOX_WILDS, FOOL_COLOURS, FOOL_WILD, fool_box, fool_colour, fool_number
+from ruleproof.model.engine import JSONObject
+from ruleproof.model.findings import Setup
+from ruleproof.model.notation import (
+    FOOL_BOX_MAX,
+    FOOL_BOX_WILDS,
+    FOOL_COLOURS,
+    FOOL_WILD,
+    fool_box,
+    fool_colour,
+    fool_number,
+)
+from ruleproof.properties import draws
 from ruleproof.properties.base import GameProperties, IntRange
 from ruleproof.properties.checks import CheckRegistry
+from ruleproof.properties.options import judge_start
 from ruleproof.properties.snapshot import Snapshot, Step, move_diff
-from ruleproof.setup_probes import judge_start
 
 GAME = "fool"
 

@@ -29,14 +29,14 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
-from ruleproof import draws
-from ruleproof.engine import JSONObject
-from ruleproof.findings import Setup
-from ruleproof.notation import STANDARD_DECK
+from ruleproof.model.engine import JSONObject
+from ruleproof.model.findings import Setup
+from ruleproof.model.notation import STANDARD_DECK
+from ruleproof.properties import draws
 from ruleproof.properties.base import GameProperties, IntRange
 from ruleproof.properties.checks import CheckRegistry
+from ruleproof.properties.options import judge_start
 from ruleproof.properties.snapshot import Snapshot, Step, move_key
-from ruleproof.setup_probes import judge_start
 
 GAME = "idiot"
 

@@ -16,9 +16,9 @@ from typing import Any, cast
 import orjson
 from attrs import frozen
 
-from ruleproof import schema
-from ruleproof.engine import JSONObject, Move, State
-from ruleproof.games import BY_NAME
+from ruleproof.model import schema
+from ruleproof.model.engine import JSONObject, Move, State
+from ruleproof.model.games import BY_NAME
 
 
 def move_key(move: Any) -> bytes:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruleproof.engine import load_factory
-from ruleproof.games import SPECS
+from ruleproof.model.engine import load_factory
+from ruleproof.model.games import SPECS
 from ruleproof.reference.base import ReferenceEngine, Rules
 
-# game -> "module:class" (ruleproof.games); each module is the game's reference rules.
+# game -> "module:class" (ruleproof.model.games); each module is the game's reference rules.
 RULES = {s.name: s.rules for s in SPECS}
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
-from ruleproof import PROTOCOL_VERSION, __version__
-from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State, Unsupported
+from ruleproof import GAMES, PROTOCOL_VERSION, __version__
+from ruleproof.model.engine import BadRequest, IllegalMove, JSONObject, Move, State, Unsupported, load_factory
+from ruleproof.model.games import SPECS
 
 S = TypeVar("S")
 
@@ -142,10 +143,8 @@ class ReferenceEngine:
     """The ``Engine`` contract over one or more ``Rules`` (default: all four games)."""
 
     def __init__(self, rules: Iterable[Rules[Any]] | None = None, *, name: str = "ruleproof-reference") -> None:
-        if rules is None:
-            from ruleproof.reference import all_rules
-
-            rules = all_rules()
+        if rules is None:  # every game of the registry (``ruleproof.reference.all_rules``, named by SPECS)
+            rules = [cast("Rules[Any]", load_factory(s.rules)()) for s in SPECS]
         self._rules = {r.game: r for r in rules}
         self._name = name
         self._game: Rules[Any] | None = None
@@ -160,8 +159,6 @@ class ReferenceEngine:
         }
 
     def new_game(self, game: str, players: int, dealer: int, options: JSONObject) -> State:
-        from ruleproof import GAMES
-
         if game not in self._rules:
             if game in GAMES:
                 raise Unsupported(f"game: {game!r} is not implemented by this engine")

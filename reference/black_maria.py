@@ -23,8 +23,8 @@ from typing import Any
 
 from attrs import fields, frozen
 
-from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
-from ruleproof.notation import STANDARD_CARDS, STANDARD_DECK, rank, rank_index, suit
+from ruleproof.model.engine import BadRequest, IllegalMove, JSONObject, Move, State
+from ruleproof.model.notation import STANDARD_CARDS, STANDARD_DECK, rank, rank_index, suit
 from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 Cards = tuple[str, ...]

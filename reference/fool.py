@@ -25,8 +25,16 @@ from typing import Any, Literal
 
 from attrs import evolve, field, frozen
 
-from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
-from ruleproof.notation import FOOL_BOX_MAX, FOOL_BOX_WILDS, FOOL_COLOURS, FOOL_WILD, fool_box, fool_card, fool_number
+from ruleproof.model.engine import BadRequest, IllegalMove, JSONObject, Move, State
+from ruleproof.model.notation import (
+    FOOL_BOX_MAX,
+    FOOL_BOX_WILDS,
+    FOOL_COLOURS,
+    FOOL_WILD,
+    fool_box,
+    fool_card,
+    fool_number,
+)
 from ruleproof.reference.base import Rules, move_type, require, wrong_phase
 
 Phase = Literal["deal", "play", "over"]

@@ -22,8 +22,8 @@ from typing import Any, Final, Literal, TypeAlias
 
 from attrs import evolve, frozen
 
-from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State
-from ruleproof.notation import MOON_TILES, tile_ends
+from ruleproof.model.engine import BadRequest, IllegalMove, JSONObject, Move, State
+from ruleproof.model.notation import MOON_TILES, tile_ends
 from ruleproof.reference.base import Rules, move_type, require, require_list, wrong_phase
 
 Tile: TypeAlias = str

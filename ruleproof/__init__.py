@@ -2,11 +2,11 @@
 
 The harness lives here; ``ruleproof.reference`` holds the reference engines,
 ``ruleproof.properties`` the rules stated as Hypothesis state machines and
-``ruleproof.fixtures`` the scripted scenarios.  ``ruleproof.games`` lists the
+``ruleproof.fixtures`` the scripted scenarios.  ``ruleproof.model.games`` lists the
 games and where each one's pieces live.
 """
 
-from ruleproof.games import SPECS
+from ruleproof.model.games import SPECS
 
 __version__ = "0.1.0"
 PROTOCOL_VERSION = 1

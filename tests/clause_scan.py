@@ -17,7 +17,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from ruleproof.games import clause_prefixes
+from ruleproof.model.games import clause_prefixes
 from ruleproof.properties.base import GameProperties
 
 CLAUSE = re.compile(rf"^(?:{'|'.join(re.escape(p) for p in clause_prefixes())})[A-Z0-9]+(?:-[A-Z0-9]+)*$")

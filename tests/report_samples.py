@@ -14,10 +14,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ruleproof.engine import EngineError
-from ruleproof.findings import Event, Finding, Trace
+from ruleproof.model.engine import EngineError
+from ruleproof.model.findings import Event, Finding, Trace
+from ruleproof.model.report import Failure
 from ruleproof.reference import ReferenceEngine
-from ruleproof.report import Failure
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 # A move of each game the reference refuses at any moment (a card or tile nobody holds).

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ruleproof.cli import COMMANDS, build_parser
+from ruleproof.cli.commands import COMMANDS, build_parser
 
 DOC = Path(__file__).parent.parent / "docs" / "ci.md"
 FENCE = re.compile(r"^```[a-z]*\n(.*?)^```", re.S | re.M)

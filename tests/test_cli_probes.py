@@ -162,8 +162,8 @@ def test_probe3_no_fixtures_and_no_properties(capsys: pytest.CaptureFixture[str]
 
 
 def test_probe3_a_game_with_nothing_judged_does_not_pass() -> None:
-    from ruleproof.certificate import Certificate, game_verdict
-    from ruleproof.report import GameReport
+    from ruleproof.model.certificate import Certificate, game_verdict
+    from ruleproof.model.report import GameReport
 
     empty = GameReport("moon", clauses={"MOON-BID-1": "untested", "MOON-BID-2": "skipped"})
     assert game_verdict(empty) == "untested"
@@ -292,7 +292,7 @@ def test_probe8_traces_folder_checked_before_the_run(capsys: pytest.CaptureFixtu
 
 
 def test_probe8_atomic_write_replaces_whole_or_not_at_all(tmp_path: Path) -> None:
-    from ruleproof.certificate import write_atomic
+    from ruleproof.output.files import write_atomic
 
     target = tmp_path / "cert.json"
     target.write_text("old")
@@ -451,9 +451,9 @@ def test_probe14_a_failure_outside_the_table_gets_its_own_item(pytester: pytest.
     # the runner is replaced by one reporting a failure under the engine's own clause ID NOPE-1
     pytester.makeconftest(
         """
-import ruleproof.runner
-from ruleproof.findings import Finding, Setup, Trace, Event
-from ruleproof.report import Failure, GameReport
+import ruleproof.run.runner
+from ruleproof.model.findings import Finding, Setup, Trace, Event
+from ruleproof.model.report import Failure, GameReport
 from ruleproof.properties import properties_for
 
 def fake(engine, game, profile, **kw):
@@ -463,7 +463,7 @@ def fake(engine, game, profile, **kw):
     failure = Failure(finding, trace, "properties", True, 0.0)
     return GameReport(game, clauses={**clauses, "NOPE-1": "fail"}, failures=[failure], hits={c: 1 for c in clauses})
 
-ruleproof.runner.certify_game = fake
+ruleproof.run.runner.certify_game = fake
 """
     )
     result = pytester.runpytest_subprocess(
@@ -502,17 +502,17 @@ def test_plugin_options_are_prefixed_and_checked_like_the_cli(tmp_path: Path) ->
 
 def test_plugin_imports_nothing_heavy_at_start() -> None:
     code = (
-        "import sys, ruleproof.plugin; print(sorted(m for m in sys.modules"
+        "import sys, ruleproof.cli.plugin; print(sorted(m for m in sys.modules"
         " if m.split('.')[0] in ('hypothesis', 'jsonschema_rs')"
-        " or m.startswith(('ruleproof.runner', 'ruleproof.properties', 'ruleproof.reference'))))"
+        " or m.startswith(('ruleproof.run.runner', 'ruleproof.properties', 'ruleproof.reference'))))"
     )
     proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
     assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
 
 
 def test_profile_names_match_the_runner() -> None:
-    from ruleproof.options import PROFILE_NAMES
-    from ruleproof.runner import PROFILES
+    from ruleproof.cli.options import PROFILE_NAMES
+    from ruleproof.run.runner import PROFILES
 
     assert set(PROFILE_NAMES) == set(PROFILES)
 
@@ -553,7 +553,7 @@ def test_probe15_a_constructor_that_never_returns(capsys: pytest.CaptureFixture[
 def test_probe15_an_abandoned_call_stops_taking_the_cpu() -> None:
     import threading
 
-    from ruleproof.engine import AdapterBroken, load_factory
+    from ruleproof.model.engine import AdapterBroken, load_factory
     from ruleproof.transport.inprocess import TimedEngine
 
     with pytest.raises(AdapterBroken) as info:
@@ -704,7 +704,7 @@ def test_two_seeds_explore_differently(capsys: pytest.CaptureFixture[str], tmp_p
     hits = [{c: v["hits"] for c, v in cert["games"]["moon"]["clauses"].items()} for cert in (one, two)]
     assert hits[0] != hits[1]
     # the same seed again, in the same process, after more modules were imported: the same exploration
-    import ruleproof.html_report  # noqa: F401  (a module with integer literals the first run had not seen)
+    import ruleproof.output.html  # noqa: F401  (a module with integer literals the first run had not seen)
 
     again = _certify(capsys, tmp_path, "s1b", "--profile", "ci", "--seed", "1", "--no-fixtures")
     assert _without_timings(again["games"])["moon"]["clauses"] == _without_timings(one["games"])["moon"]["clauses"]
@@ -716,7 +716,7 @@ def test_two_seeds_explore_differently(capsys: pytest.CaptureFixture[str], tmp_p
 def test_explore_runs_each_example_and_honours_the_seed() -> None:
     from hypothesis import Phase, settings
 
-    from ruleproof.draws import drawn_seed, explore
+    from ruleproof.properties.draws import drawn_seed, explore
 
     def collect(seed: int | None, derandomize: bool) -> list[int]:
         seen: list[int] = []

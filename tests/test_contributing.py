@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ruleproof.games import SPECS
+from ruleproof.model.games import SPECS
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "contributing.md"

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from ruleproof.diff import DIFF_PROFILES, DiffProfile, DiffUsage, diff
-from ruleproof.lockstep import WitnessedEngine, contract_view, is_ignored, state_differences
 from ruleproof.properties import available_games
 from ruleproof.reference import ReferenceEngine
+from ruleproof.run.diff import DIFF_PROFILES, DiffProfile, DiffUsage, diff
+from ruleproof.run.lockstep import WitnessedEngine, contract_view, is_ignored, state_differences
 from tests.mutants import Mutant, all_mutants
 
 # derandomized like ci, fewer replays to minimize: the same verdicts, a fraction of the time
@@ -63,7 +63,7 @@ def test_every_gallery_mutant_diverges_at_its_rule(mutant: Mutant) -> None:
 
 
 def test_after_burn_next_against_burner_first_diverges_right_after_a_burn() -> None:
-    from ruleproof.replay import replay
+    from ruleproof.run.replay import replay
 
     result = diff(
         reference(),
@@ -128,7 +128,7 @@ def test_json_shape_and_trace_files(tmp_path: Path) -> None:
 
 
 def test_a_divergence_trace_replays_against_either_side() -> None:
-    from ruleproof.replay import replay
+    from ruleproof.run.replay import replay
 
     mutant = next(m for m in MUTANTS if m.name == "PassLeft")
     result = diff(reference(), WitnessedEngine(mutant.engine()), "black-maria", TEST, stop_after=1)
@@ -216,7 +216,7 @@ def test_a_smaller_target_shortens_a_game_end_divergence() -> None:
 
 
 def test_setups_are_drawn_from_what_both_sides_declare() -> None:
-    from ruleproof.diff import narrowed
+    from ruleproof.run.diff import narrowed
 
     a = {
         "players": [3, 4],

@@ -14,19 +14,20 @@ from pathlib import Path
 
 import pytest
 
-from ruleproof.certificate import Certificate, junit_xml
 from ruleproof.cli import main
-from ruleproof.expect import (
+from ruleproof.model.certificate import Certificate
+from ruleproof.model.report import GameReport
+from ruleproof.output.junit import junit_xml
+from ruleproof.properties import known_clauses
+from ruleproof.run.expect import (
     ExpectError,
     apply_baseline,
     apply_expectations,
     compare,
     differences,
-    known_clauses,
     load_baseline,
     load_expectations,
 )
-from ruleproof.report import GameReport
 
 KNOWN = known_clauses(["black-maria", "idiot"])
 PASS_LEFT = "tests.mutants.black_maria:PassLeft.engine"

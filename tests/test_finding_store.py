@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ruleproof.causes import MAX_CAUSES, FindingStore
-from ruleproof.findings import Event, Finding, Trace
+from ruleproof.model.findings import Event, Finding, Trace
+from ruleproof.run.causes import MAX_CAUSES, FindingStore
 
 
 class FakeSession:

@@ -8,14 +8,16 @@ from typing import Any
 
 import pytest
 
-from ruleproof import GAMES, schema
-from ruleproof.checked import CheckedEngine
-from ruleproof.engine import AdapterBroken, InternalError
-from ruleproof.games import SPECS
+from ruleproof import GAMES
+from ruleproof.model import schema
+from ruleproof.model.engine import AdapterBroken, InternalError
+from ruleproof.model.fixtures import Fixture, FixtureError, bundled, load_file
+from ruleproof.model.games import SPECS
 from ruleproof.properties import available_games, properties_for
+from ruleproof.properties.base import Ledger
 from ruleproof.reference import ReferenceEngine, rules_for
-from ruleproof.scenarios import Fixture, FixtureError, bundled, load_file, run_fixture
-from ruleproof.session import Ledger
+from ruleproof.run.fixtures import run_fixture
+from ruleproof.transport.checked import CheckedEngine
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -46,28 +48,52 @@ def test_a_malformed_fixture_names_the_field(tmp_path: Path) -> None:
         load_file(path)
 
 
-def test_a_wrong_expectation_fails_on_its_clause() -> None:
-    fx = Fixture.parse(
+def wrong_dealer_fixture(focus: str) -> Fixture:
+    return Fixture.parse(
         {
             "id": "wrong",
             "game": "black-maria",
-            "title": "expects the wrong first leader",
-            "clauses": ["BM-LEAD-1"],
+            "title": "expects the wrong dealer",
+            "clauses": [focus],
             "setup": {"players": 4, "dealer": 0, "options": {"scoring": "standard", "target": 100}},
             "steps": [{"expect": {"state": {"phase": "deal", "dealer": 2}}, "clause": "BM-DEAL-2"}],
         },
         "inline",
     )
+
+
+def test_a_wrong_expectation_fails_on_its_clause() -> None:
     engine = CheckedEngine(ReferenceEngine([rules_for("black-maria")]))
     seen: list[str] = []
     result = run_fixture(
-        fx, engine, properties_for("black-maria"), Ledger(), lambda finding, _: seen.append(finding.clause)
+        wrong_dealer_fixture("BM-DEAL-2"),
+        engine,
+        properties_for("black-maria"),
+        Ledger(),
+        lambda finding, _: seen.append(finding.clause),
     )
     assert seen == ["BM-DEAL-2"], "the sink gets the finding too"
     assert result.status == "fail" and result.finding is not None
     assert result.finding.clause == "BM-DEAL-2"
     assert result.finding.expected == {"phase": "deal", "dealer": 2}
     assert result.finding.got == {"phase": "deal", "dealer": 0}
+
+
+def test_an_expectation_outside_the_focus_leaves_the_fixture_blocked() -> None:
+    # the finding is recorded under its own clause, and the fixture is no verdict on its focus
+    engine = CheckedEngine(ReferenceEngine([rules_for("black-maria")]))
+    seen: list[str] = []
+    ledger = Ledger()
+    result = run_fixture(
+        wrong_dealer_fixture("BM-LEAD-1"),
+        engine,
+        properties_for("black-maria"),
+        ledger,
+        lambda f, _: seen.append(f.clause),
+    )
+    assert seen == ["BM-DEAL-2"]
+    assert result.status == "blocked at step 1 by BM-DEAL-2"
+    assert ledger.hits["BM-LEAD-1"] == 0, "a blocked fixture judges nothing of its focus"
 
 
 def test_schema_errors_name_the_offending_field() -> None:

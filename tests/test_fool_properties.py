@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from ruleproof.engine import BadRequest
+from ruleproof.model.engine import BadRequest
+from ruleproof.model.fixtures import bundled
 from ruleproof.properties.fool import ASSUMED_2018, FoolProperties, deck_cards, deck_size, explicit_deck, profile
 from ruleproof.reference import ReferenceEngine, rules_for
-from ruleproof.scenarios import bundled
 
 
 def engine() -> ReferenceEngine:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from ruleproof.checked import CheckedEngine
-from ruleproof.report import GameReport
-from ruleproof.runner import PROFILES, certify_game
+from ruleproof.model.report import GameReport
+from ruleproof.run.runner import PROFILES, certify_game
+from ruleproof.transport.checked import CheckedEngine
 from tests.house_rules import black_maria, idiot
 
 
@@ -51,6 +51,24 @@ def test_black_maria_house_rules_fail_exactly_their_clauses(black_maria_report: 
     assert failed == BLACK_MARIA_FAILS
     assert all(f.confirmed for f in r.failures), [f.finding.clause for f in r.failures if not f.confirmed]
     assert r.broken is None and not r.check_errors
+
+
+@BM
+def test_each_house_rule_is_one_deviation_and_what_it_drags_along_follows_it(black_maria_report: GameReport) -> None:
+    r = black_maria_report
+    # three deviations, one per house rule, each with what broke in the same step
+    assert {frozenset(g) for g in r.deviations()} == {
+        frozenset({"BM-LEAD-1"}),  # the 2C holder leads: nothing else breaks
+        frozenset({"BM-SCORE-4", "BM-INV-5", "BM-INV-6"}),  # the moon shot's -26, in the round it is scored
+        frozenset({"BM-PASS-1", "BM-INV-1", "CONTRACT-MOVES-1", "BM-LEAD-2"}),  # three ADs passed and listed
+    }
+    moon = r.failure("BM-SCORE-4")
+    assert moon is not None and set(moon.with_clauses) == {"BM-INV-5", "BM-INV-6"} and not moon.follows
+    # the consequences, each marked with what it follows: never a deviation of its own
+    assert set(r.consequences()) == {"BM-INV-7", "BM-FOLLOW-1", "CONTRACT-PHASE-1"}
+    assert set(r.follows("BM-INV-7")) <= {"BM-SCORE-4", "BM-INV-5", "BM-INV-6"}  # games outlast their bound
+    for clause in ("BM-FOLLOW-1", "CONTRACT-PHASE-1"):  # a hand of three ADs, then one that runs out early
+        assert {"BM-PASS-1", "BM-INV-1"} & set(r.follows(clause)), (clause, r.follows(clause))
 
 
 @BM

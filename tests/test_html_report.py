@@ -16,7 +16,7 @@ import pytest
 from markupsafe import escape
 
 from ruleproof.cli import main
-from ruleproof.html_report import render_html
+from ruleproof.output.html import render_html
 from tests.report_samples import certificate, played_failure
 
 pytestmark = pytest.mark.xdist_group("html-report")  # one worker, so one browser is started

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from ruleproof.findings import Event, Finding, Setup, Trace
-from ruleproof.minimize import Minimized, minimize
+from ruleproof.model.findings import Event, Finding, Setup, Trace
+from ruleproof.run.minimize import Minimized, minimize
 
 GAME = "black-maria"
 FINDING = Finding("BM-X-1", "synthetic", 1, 2)
@@ -281,9 +281,9 @@ def test_real_mutant_trace_is_minimized_by_replay(name: str) -> None:
 def _mutant_case(name: str) -> tuple[Any, Any, str, Trace, Callable[[Trace], int | None]]:
     """A Black Maria gallery mutant's engine and properties, the driven trace cut at its violation, and
     the strict replay that tells whether a candidate still shows it."""
-    from ruleproof.checked import CheckedEngine
     from ruleproof.properties import properties_for
-    from ruleproof.replay import replay
+    from ruleproof.run.replay import replay
+    from ruleproof.transport.checked import CheckedEngine
     from tests.mutants import REGISTRY, all_mutants
 
     all_mutants("black-maria")
@@ -345,7 +345,7 @@ def _played_trace(engine: Any, game: str) -> Trace:
 def test_lenient_replay_keeps_what_strands_strict_deletion(name: str) -> None:
     """With ``lenient_replay`` a dropped move no longer strands the moves after it: the result is no
     longer than the strict minimizer's, replays strictly to the same violation, and is deterministic."""
-    from ruleproof.minimize import lenient_replay
+    from ruleproof.run.minimize import lenient_replay
 
     engine, props, clause, trace, reproduces = _mutant_case(name)
     strict = minimize(trace, reproduces, budget=24)
@@ -361,10 +361,10 @@ def test_lenient_replay_keeps_what_strands_strict_deletion(name: str) -> None:
 def test_lenient_replay_drops_a_probe_the_rules_now_allow() -> None:
     """A probe the engine lists is sent only where the properties still call it illegal, so a move that
     became legal is not blamed on the probe's clause."""
-    from ruleproof.checked import CheckedEngine
-    from ruleproof.minimize import lenient_replay
     from ruleproof.properties import properties_for
     from ruleproof.reference import ReferenceEngine
+    from ruleproof.run.minimize import lenient_replay
+    from ruleproof.transport.checked import CheckedEngine
 
     engine = CheckedEngine(ReferenceEngine())
     props = properties_for(GAME)
@@ -386,12 +386,12 @@ def test_lenient_replay_drops_a_probe_the_rules_now_allow() -> None:
 
 def test_lenient_replay_minimizes_a_determinism_failure() -> None:
     """CONTRACT-DET-1 is judged by replaying the game at its end: the lenient replay does that too."""
-    from ruleproof.checked import CheckedEngine
-    from ruleproof.minimize import lenient_replay
     from ruleproof.properties import properties_for
     from ruleproof.properties.contract import CONTRACT_DETERMINISM
     from ruleproof.reference import ReferenceEngine
-    from ruleproof.replay import replay
+    from ruleproof.run.minimize import lenient_replay
+    from ruleproof.run.replay import replay
+    from ruleproof.transport.checked import CheckedEngine
 
     class EveryOtherGameScoresOne(ReferenceEngine):
         """Once trick play starts, every second game it plays reports seat 0 one point up."""
@@ -427,9 +427,9 @@ def test_lenient_replay_minimizes_a_determinism_failure() -> None:
 def test_an_idiot_deal_is_adapted_to_a_smaller_table() -> None:
     from collections import Counter
 
-    from ruleproof.checked import CheckedEngine
     from ruleproof.properties import properties_for
     from ruleproof.reference import ReferenceEngine
+    from ruleproof.transport.checked import CheckedEngine
 
     props = properties_for("idiot")
     big = Setup("idiot", 3, 1, {"decks": 2, "after_burn": "next", "six_burn": 3, "two_followup": "optional"})
@@ -451,7 +451,7 @@ def test_an_idiot_deal_is_adapted_to_a_smaller_table() -> None:
 
 
 def test_fresh_deals_played_on_find_a_shorter_game() -> None:
-    from ruleproof.minimize import FRESH_DEALS, Played
+    from ruleproof.run.minimize import FRESH_DEALS, Played
 
     events = [new_game(players=4), deal("recorded"), *[play(f"m{i}") for i in range(40)]]
     lucky = FRESH_DEALS - 2  # only this seed's deal, at two players, breaks the rule within a few moves
@@ -482,11 +482,11 @@ def test_fresh_deals_played_on_find_a_shorter_game() -> None:
 
 
 def test_idiot_fresh_deals_are_valid_and_play_on_makes_progress() -> None:
-    from ruleproof.checked import CheckedEngine
     from ruleproof.properties import properties_for
+    from ruleproof.properties.base import Ledger
     from ruleproof.properties.snapshot import Snapshot
     from ruleproof.reference import ReferenceEngine
-    from ruleproof.session import Ledger
+    from ruleproof.transport.checked import CheckedEngine
 
     props = properties_for("idiot")
     setup = Setup("idiot", 2, 0, {"decks": 1})

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from ruleproof.checked import CheckedEngine
 from ruleproof.properties import available_games
-from ruleproof.runner import PROFILES, certify_game
+from ruleproof.run.runner import PROFILES, certify_game
+from ruleproof.transport.checked import CheckedEngine
 from tests.mutants import Mutant, all_mutants
 
 MUTANTS = [m for m in all_mutants() if m.game in available_games()]

@@ -21,8 +21,8 @@ import pytest
 from attrs import evolve
 
 import ruleproof
-from ruleproof.engine import BadRequest, IllegalMove
-from ruleproof.notation import STANDARD_DECK, suit
+from ruleproof.model.engine import BadRequest, IllegalMove
+from ruleproof.model.notation import STANDARD_DECK, suit
 from ruleproof.reference.base import ReferenceEngine, check_setup
 from ruleproof.reference.black_maria import BlackMaria, BlackMariaState
 from tests.mutants import all_mutants

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ruleproof.properties import available_games, properties_for
-from ruleproof.runner import PROFILES, certify_game
+from ruleproof.run.runner import PROFILES, certify_game
 
 
 @pytest.mark.parametrize("game", available_games())

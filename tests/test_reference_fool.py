@@ -22,8 +22,8 @@ import jsonschema_rs
 import pytest
 from attrs import evolve
 
-from ruleproof.engine import BadRequest, IllegalMove
-from ruleproof.notation import fool_box
+from ruleproof.model.engine import BadRequest, IllegalMove
+from ruleproof.model.notation import fool_box
 from ruleproof.reference.base import ReferenceEngine, check_setup
 from ruleproof.reference.fool import Fool, FoolState
 from tests.mutants import all_mutants

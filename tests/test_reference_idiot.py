@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from attrs import evolve
 
-from ruleproof import schema
-from ruleproof.engine import BadRequest, IllegalMove
-from ruleproof.notation import STANDARD_DECK
+from ruleproof.model import schema
+from ruleproof.model.engine import BadRequest, IllegalMove
+from ruleproof.model.notation import STANDARD_DECK
 from ruleproof.reference.base import ReferenceEngine, check_setup
 from ruleproof.reference.idiot import Idiot, IdiotOptions, IdiotState
 from tests.mutants import all_mutants

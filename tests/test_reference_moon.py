@@ -21,8 +21,8 @@ import jsonschema_rs
 import pytest
 from attrs import evolve
 
-from ruleproof.engine import BadRequest, IllegalMove
-from ruleproof.notation import MOON_TILES
+from ruleproof.model.engine import BadRequest, IllegalMove
+from ruleproof.model.notation import MOON_TILES
 from ruleproof.reference.base import ReferenceEngine, check_setup
 from ruleproof.reference.moon import Moon, MoonState
 from tests.mutants import all_mutants

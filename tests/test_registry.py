@@ -1,6 +1,6 @@
 """The game registry and the check registry are the sources of truth.
 
-- Every ``GameSpec`` (ruleproof/games.py) points at pieces that exist, and the lists of games
+- Every ``GameSpec`` (ruleproof/model/games.py) points at pieces that exist, and the lists of games
   elsewhere (the JSON Schemas' enums) agree with it.
 - A game's clause list (``all_clauses``) is what its checks and hooks declare, its deal clause
   and its fixtures' clauses, in the rules document's order.
@@ -20,16 +20,17 @@ from typing import Any
 
 import pytest
 
-from ruleproof import GAMES, clauses, schema
-from ruleproof.checked import CheckedEngine
-from ruleproof.games import CONTRACT_DOC, CONTRACT_PREFIX, SPECS, spec
+from ruleproof import GAMES
+from ruleproof.model import clauses, schema
+from ruleproof.model.fixtures import bundled
+from ruleproof.model.games import CONTRACT_DOC, CONTRACT_PREFIX, SPECS, spec
 from ruleproof.properties import PROPERTIES, available_games, properties_for
 from ruleproof.properties.base import GameProperties
 from ruleproof.properties.contract import CONTRACT_CLAUSES
 from ruleproof.reference import RULES, rules_for
 from ruleproof.reference.base import ReferenceEngine
-from ruleproof.runner import PROFILES, certify_game
-from ruleproof.scenarios import bundled
+from ruleproof.run.runner import PROFILES, certify_game
+from ruleproof.transport.checked import CheckedEngine
 from tests.clause_scan import reachable
 from tests.mutants import MODULES, all_mutants
 
@@ -186,17 +187,17 @@ def record_reports(monkeypatch: pytest.MonkeyPatch, props: type[GameProperties])
     current = ["outside"]
     base = {name: getattr(GameProperties, name) for name in ("expect", "cover", "fail", "situation", "guarded")}
 
-    def expect(self: GameProperties, clause: str, ok: bool, *rest: Any) -> None:
+    def expect(self: GameProperties, clause: str, ok: bool, *rest: Any, **named: Any) -> None:
         seen[current[0]].add(clause)
-        base["expect"](self, clause, ok, *rest)
+        base["expect"](self, clause, ok, *rest, **named)
 
     def cover(self: GameProperties, *named: str) -> None:
         seen[current[0]].update(named)
         base["cover"](self, *named)
 
-    def fail(self: GameProperties, clause: str, *rest: Any) -> None:
+    def fail(self: GameProperties, clause: str, *rest: Any, **named: Any) -> None:
         seen[current[0]].add(clause)
-        base["fail"](self, clause, *rest)
+        base["fail"](self, clause, *rest, **named)
 
     def situation(self: GameProperties, clause: str, name: str) -> None:
         seen[current[0]].add(clause)

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from ruleproof.clauses import all_clauses, clause_text, parse
-from ruleproof.games import clause_prefixes
-from ruleproof.render import differing, list_difference, render_failure, step_line, steps_of
-from ruleproof.table import piece, table_of
+from ruleproof.model.clauses import all_clauses, clause_text, parse
+from ruleproof.model.games import clause_prefixes
+from ruleproof.output.render import differing, list_difference, render_failure, step_line, steps_of
+from ruleproof.output.table import piece, table_of
 from tests.report_samples import played_failure
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +51,7 @@ def test_the_rules_documents_and_templates_ship_in_the_wheel() -> None:
     assert config["package-dir"]["ruleproof.rules"] == "docs/rules"
     assert "ruleproof.rules" in config["packages"]
     assert "*.md" in config["package-data"]["ruleproof.rules"]
-    assert any(g.startswith("templates/") for g in config["package-data"]["ruleproof"])
+    assert any(g.startswith("templates/") for g in config["package-data"]["ruleproof.output"])
 
 
 # --- the failure in the terminal ----------------------------------------------------------------

@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 
-from ruleproof.checked import CheckedEngine
-from ruleproof.engine import InternalError, JSONObject, Move, State
-from ruleproof.findings import Finding, Setup
+from ruleproof.model.engine import InternalError, JSONObject, Move, State
+from ruleproof.model.findings import Finding, Setup
 from ruleproof.properties import properties_for
+from ruleproof.properties.base import Ledger
 from ruleproof.reference import ReferenceEngine, rules_for
-from ruleproof.runner import PROFILES, certify_game
-from ruleproof.session import Ledger, Session
+from ruleproof.run.runner import PROFILES, certify_game
+from ruleproof.run.session import Session
+from ruleproof.transport.checked import CheckedEngine
 from tests.house_rules import answers
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruleproof.checked import CheckedEngine
-from ruleproof.findings import Setup
+from ruleproof.model.findings import Setup
 from ruleproof.properties import properties_for
+from ruleproof.properties.base import Ledger
 from ruleproof.properties.contract import CONTRACT_DISTINCT
 from ruleproof.reference import ReferenceEngine
-from ruleproof.session import Ledger, Session, _surely_distinct
+from ruleproof.run.session import Session, _surely_distinct
+from ruleproof.transport.checked import CheckedEngine
 
 
 def test_distinct_moves_are_recognised_without_move_keys() -> None:

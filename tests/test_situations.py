@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from ruleproof.certificate import Certificate, junit_xml
+from ruleproof.model.certificate import Certificate
+from ruleproof.model.report import GameReport
+from ruleproof.output.junit import junit_xml
 from ruleproof.properties import available_games, properties_for
-from ruleproof.report import GameReport
-from ruleproof.runner import PROFILES, _passed, certify_game
-from ruleproof.session import Ledger
-from ruleproof.setup_probes import defaults, forbidden, probes
+from ruleproof.properties.base import Ledger
+from ruleproof.run.runner import PROFILES, _passed, certify_game
+from ruleproof.run.setup_probes import defaults, forbidden, probes
 
 
 @pytest.mark.parametrize("game", available_games())
@@ -60,7 +61,7 @@ def test_setup_probes_are_forbidden_by_the_contract_and_defaults_are_declared() 
 
 def test_overtricks_scored_is_killed_by_the_properties_alone() -> None:
     """Bids weighted low and hands steered to the declarer give overtricks without a fixture."""
-    from ruleproof.checked import CheckedEngine
+    from ruleproof.transport.checked import CheckedEngine
     from tests.mutants import all_mutants
 
     mutant = next(m for m in all_mutants() if m.name == "OvertricksScored")
@@ -90,7 +91,7 @@ class OnlyToHundred:
 
 
 def test_an_engine_that_only_plays_to_100_has_its_game_end_judged() -> None:
-    from ruleproof.checked import CheckedEngine
+    from ruleproof.transport.checked import CheckedEngine
 
     report = certify_game(CheckedEngine(OnlyToHundred()), "black-maria", PROFILES["ci"], fixtures=False)
     assert not report.failures

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from ruleproof.games import CONTRACT_PREFIX, SPECS, clause_prefixes
+from ruleproof.model.fixtures import bundled
+from ruleproof.model.games import CONTRACT_PREFIX, SPECS, clause_prefixes
 from ruleproof.properties import available_games, properties_for
-from ruleproof.scenarios import bundled
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = ROOT.parent / "shared" / "rules.md"
-# every prefix the registry knows (ruleproof/games.py), e.g. (?:BM|IDIOT|...|CONTRACT)
+# every prefix the registry knows (ruleproof/model/games.py), e.g. (?:BM|IDIOT|...|CONTRACT)
 PREFIXES = "(?:" + "|".join(re.escape(p.rstrip("-")) for p in clause_prefixes()) + ")"
 ID = re.compile(rf"(?<![\w-])({PREFIXES}-[A-Z]+(?:-[0-9A-Z]+)*)(?![\w-])")
 DEFINED = re.compile(rf"^\s*[-*]\s+\*\*({PREFIXES}-[A-Z0-9-]+)\*\*", re.M)

@@ -21,9 +21,9 @@ import orjson
 import pytest
 
 from ruleproof import GAMES
-from ruleproof.checked import CheckedEngine
-from ruleproof.engine import AdapterBroken, BadRequest, IllegalMove
-from ruleproof.runner import PROFILES, certify_game
+from ruleproof.model.engine import AdapterBroken, BadRequest, IllegalMove
+from ruleproof.run.runner import PROFILES, certify_game
+from ruleproof.transport.checked import CheckedEngine
 from ruleproof.transport.server import serve
 from ruleproof.transport.subprocess import SubprocessEngine
 from tests.processes import gone

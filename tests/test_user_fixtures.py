@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from ruleproof.checked import CheckedEngine
 from ruleproof.cli import main
+from ruleproof.model.fixtures import FixtureError, bundled, load_file, variants
 from ruleproof.properties import properties_for
+from ruleproof.properties.base import Ledger
 from ruleproof.reference import ReferenceEngine
-from ruleproof.runner import PROFILES, certify_game
-from ruleproof.scenarios import FixtureError, bundled, fixtures_for, load_dirs, load_file, run_fixture, variants
-from ruleproof.session import Ledger
+from ruleproof.run.fixtures import fixtures_for, load_dirs, run_fixture
+from ruleproof.run.runner import PROFILES, certify_game
+from ruleproof.transport.checked import CheckedEngine
 from tests.mutants.black_maria import RevokeAccepted
 
 FOLLOW = json.loads((Path(__file__).parent.parent / "fixtures/black-maria/follow-suit.json").read_text())
@@ -54,6 +55,7 @@ def test_user_fixtures_run_next_to_the_bundled_ones(tmp_path: Path) -> None:
     wrong_leader = {
         **FOLLOW,
         "id": "my-wrong-leader",
+        "clauses": ["BM-DEAL-2"],  # its focus: the expectation below is its verdict
         "steps": [{"expect": {"state": {"dealer": 2}}, "clause": "BM-DEAL-2"}],
     }
     folder = user_dir(tmp_path, mine={**FOLLOW, "id": "my-follow-suit"})
@@ -197,6 +199,7 @@ def test_the_plugin_runs_user_fixtures_too(tmp_path: Path) -> None:
     wrong_leader = {
         **FOLLOW,
         "id": "my-wrong-leader",
+        "clauses": ["BM-DEAL-2"],  # its focus: the expectation below is its verdict
         "steps": [{"expect": {"state": {"dealer": 2}}, "clause": "BM-DEAL-2"}],
     }
     folder = user_dir(tmp_path, leader=wrong_leader)

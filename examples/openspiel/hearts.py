@@ -37,7 +37,7 @@ from typing import Any
 
 import pyspiel
 
-from ruleproof.engine import BadRequest, IllegalMove, Unsupported
+from ruleproof.model.engine import BadRequest, IllegalMove, Unsupported
 
 GAME = "black-maria"
 PLAYERS = 4

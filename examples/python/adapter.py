@@ -10,7 +10,7 @@ defaults, and gives the engine's state as the contract's JSON STATE.
 
 from __future__ import annotations
 
-from ruleproof.engine import BadRequest, JSONObject, Move, State, Unsupported
+from ruleproof.model.engine import BadRequest, JSONObject, Move, State, Unsupported
 from ruleproof.reference.black_maria import BlackMaria, BlackMariaState  # stands for "your engine"
 
 SCORING = ["standard", "spades", "spot"]
@@ -18,7 +18,7 @@ TARGET = {"min": 1, "max": 1000}
 
 
 class Adapter:
-    """The six methods of ``ruleproof.engine.Engine``, plain JSON in and out."""
+    """The six methods of ``ruleproof.model.engine.Engine``, plain JSON in and out."""
 
     def __init__(self) -> None:
         self.rules = BlackMaria()

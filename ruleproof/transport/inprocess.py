@@ -25,7 +25,16 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ruleproof.engine import AdapterBroken, BrokenKind, Engine, EngineFactory, JSONObject, Move, State, make_engine
+from ruleproof.model.engine import (
+    AdapterBroken,
+    BrokenKind,
+    Engine,
+    EngineFactory,
+    JSONObject,
+    Move,
+    State,
+    make_engine,
+)
 
 STOP_GRACE = 2.0  # seconds a call may still take once the run is being stopped
 _POLL = 0.25  # how often a wait looks at ``stop``

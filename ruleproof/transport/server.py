@@ -15,7 +15,7 @@ from typing import Any, BinaryIO, TypeVar
 
 import orjson
 
-from ruleproof.engine import BadRequest, Engine, EngineError, JSONObject
+from ruleproof.model.engine import BadRequest, Engine, EngineError, JSONObject
 
 T = TypeVar("T")
 

@@ -36,7 +36,7 @@ from typing import Any
 import orjson
 
 from ruleproof import PROTOCOL_VERSION
-from ruleproof.engine import AdapterBroken, BrokenKind, EngineError, JSONObject, Move, State, error_from_wire
+from ruleproof.model.engine import AdapterBroken, BrokenKind, EngineError, JSONObject, Move, State, error_from_wire
 from ruleproof.transport.reaper import end, started
 
 MAX_LINE = 4 * 1024 * 1024  # bytes in one response line

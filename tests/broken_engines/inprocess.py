@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ruleproof.engine import IllegalMove
+from ruleproof.model.engine import IllegalMove
 from ruleproof.reference import ReferenceEngine, rules_for
 
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
 
-from ruleproof.engine import BadRequest, IllegalMove, InternalError, JSONObject, Move, State, Unsupported
+from ruleproof.model.engine import BadRequest, IllegalMove, InternalError, JSONObject, Move, State, Unsupported
 from tests.independent import Bug, Factories, HouseRules
 
 GAME = "black-maria"

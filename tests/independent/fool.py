@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State, Unsupported
+from ruleproof.model.engine import BadRequest, IllegalMove, JSONObject, Move, State, Unsupported
 from tests.independent import Bug, Factories, HouseRules
 
 GAME = "fool"

@@ -23,7 +23,7 @@ from collections import Counter
 from itertools import combinations_with_replacement, product
 from typing import Any
 
-from ruleproof.engine import BadRequest, IllegalMove, JSONObject, Move, State, Unsupported
+from ruleproof.model.engine import BadRequest, IllegalMove, JSONObject, Move, State, Unsupported
 from tests.independent import Bug, Factories, HouseRules
 
 RANKS = "23456789TJQKA"

@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 
 from attrs import frozen
 
-from ruleproof.games import SPECS
+from ruleproof.model.games import SPECS
 from ruleproof.reference.base import ReferenceEngine, Rules
 
 R = TypeVar("R", bound=type)
 
-MODULES = {s.name: s.mutants for s in SPECS}  # game -> its gallery module (ruleproof.games)
+MODULES = {s.name: s.mutants for s in SPECS}  # game -> its gallery module (ruleproof.model.games)
 
 
 @frozen

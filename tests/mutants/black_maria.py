@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ruleproof.engine import JSONObject, State
-from ruleproof.notation import rank_index, suit
+from ruleproof.model.engine import JSONObject, State
+from ruleproof.model.notation import rank_index, suit
 from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, in_deck_order
 from tests.mutants import ListsByTheRules, mutant
 

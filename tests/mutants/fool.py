@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ruleproof.engine import JSONObject
-from ruleproof.notation import FOOL_WILD, fool_number
+from ruleproof.model.engine import JSONObject
+from ruleproof.model.notation import FOOL_WILD, fool_number
 from ruleproof.reference.fool import Fool, FoolState, Hand, Seat
 from tests.mutants import ListsByTheRules, mutant
 

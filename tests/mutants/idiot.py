@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ruleproof.engine import Move
-from ruleproof.notation import rank
+from ruleproof.model.engine import Move
+from ruleproof.model.notation import rank
 from ruleproof.reference.idiot import TWO, Cards, Idiot, IdiotOptions, IdiotState
 from tests.mutants import mutant
 

@@ -8,7 +8,7 @@ from the reference in a situation a random game or a scripted fixture reaches;
 
 from __future__ import annotations
 
-from ruleproof.engine import JSONObject
+from ruleproof.model.engine import JSONObject
 from ruleproof.reference.moon import (
     DOUBLES,
     ENDS,

@@ -1,0 +1,268 @@
+"""What a certification is asked to do: one options object for the CLI and the pytest plugin.
+
+``ruleproof certify`` and ``pytest --ruleproof`` parse their own flags, then
+both call ``Options.build`` with the raw values, so both accept and refuse the
+same things with the same messages and open the engine the same way.  Bad
+input raises ``UsageError``: one line naming the flag, exit status 2.
+
+This module is imported by the pytest plugin at start-up, so it imports nothing
+heavy (no Hypothesis, no properties): engines are opened lazily.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shlex
+import tempfile
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from attrs import frozen
+
+from ruleproof import GAMES
+from ruleproof.model.engine import Engine, EngineLoadError
+
+if TYPE_CHECKING:
+    from ruleproof.run.expect import RunInputs
+
+PROFILE_NAMES = ("dev", "ci", "thorough")  # the keys of ruleproof.run.runner.PROFILES (a test keeps them equal)
+DEFAULT_PROFILE = "ci"
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_TRACES = "ruleproof-traces"
+
+
+class UsageError(Exception):
+    """A wrong call: the one-line message is shown and the exit status is 2."""
+
+
+@frozen
+class Options:
+    """A certification request, already checked; ``flag`` names are the CLI's (the plugin prefixes them)."""
+
+    engine: str | None = None  # --engine MODULE:FACTORY
+    engine_cmd: tuple[str, ...] = ()  # --engine-cmd, split as a shell would
+    engine_cmd_text: str | None = None  # --engine-cmd as given (for replay commands)
+    timeout: float = DEFAULT_TIMEOUT  # seconds per engine call, in process or over the pipe
+    games: tuple[str, ...] = ()  # empty: every game the engine declares
+    profile: str = DEFAULT_PROFILE
+    seed: int | None = None
+    json_path: Path | None = None
+    junit_path: Path | None = None
+    html_path: Path | None = None  # --html: the report as one self-contained page
+    traces: Path = Path(DEFAULT_TRACES)
+    fixtures: bool = True
+    properties: bool = True
+    max_time: float | None = None  # seconds before the run is stopped and a partial certificate written
+    prefix: str = "--"  # how the front end spells its flags, for messages
+    expect: str | None = None  # --expect FILE
+    baseline: str | None = None  # --baseline CERT.json
+    inputs: RunInputs | None = None  # the expectations, baseline and user fixtures, loaded and checked
+
+    @classmethod
+    def build(  # noqa: PLR0913 - one keyword per flag of certify and of the pytest plugin, passed by name
+        cls,
+        *,
+        engine: str | None = None,
+        engine_cmd: str | None = None,
+        timeout: Any = None,
+        games: Any = None,
+        profile: str | None = None,
+        seed: Any = None,
+        json_path: str | None = None,
+        junit_path: str | None = None,
+        html_path: str | None = None,
+        traces: str | None = None,
+        fixtures: bool = True,
+        properties: bool = True,
+        max_time: Any = None,
+        prefix: str = "--",
+        expect: str | None = None,
+        baseline: str | None = None,
+        fixture_dirs: Any = None,
+    ) -> Options:
+        """Check raw values (strings from a command line, or already typed) and build the options.
+
+        ``prefix`` is how the front end spells its flags (``--`` or ``--ruleproof-``),
+        so messages name the flag the user typed.
+        """
+        flag = _Flags(prefix)
+        if engine is not None and engine_cmd is not None:
+            raise UsageError(f"{flag('engine')} and {flag('engine-cmd')} name two engines: give one")
+        if engine is not None and not engine.strip():
+            raise UsageError(f"{flag('engine')}: empty; expected MODULE:FACTORY")
+        argv = parse_command(engine_cmd, flag("engine-cmd")) if engine_cmd is not None else ()
+        if not fixtures and not properties:
+            raise UsageError(f"{flag('no-fixtures')} with {flag('no-properties')} leaves nothing to judge")
+        games = tuple(games or ())
+        for game in games:
+            if game not in GAMES:
+                raise UsageError(f"{flag('game')}: unknown game {game!r} (one of {', '.join(GAMES)})")
+        profile = profile or DEFAULT_PROFILE
+        if profile not in PROFILE_NAMES:
+            raise UsageError(f"{flag('profile')}: unknown profile {profile!r} (one of {', '.join(PROFILE_NAMES)})")
+        return cls(
+            engine=engine,
+            engine_cmd=argv,
+            engine_cmd_text=engine_cmd,
+            timeout=DEFAULT_TIMEOUT if timeout is None else parse_seconds(timeout, flag("timeout")),
+            games=tuple(dict.fromkeys(games)),
+            profile=profile,
+            seed=None if seed is None else parse_seed(seed, flag("seed")),
+            json_path=None if json_path is None else check_output_file(json_path, flag("json")),
+            junit_path=None if junit_path is None else check_output_file(junit_path, flag("junit")),
+            html_path=None if html_path is None else check_output_file(html_path, flag("html")),
+            traces=check_output_dir(DEFAULT_TRACES if traces is None else traces, flag("traces")),
+            fixtures=fixtures,
+            properties=properties,
+            max_time=None if max_time is None else parse_seconds(max_time, flag("max-time")),
+            prefix=prefix,
+            expect=expect,
+            baseline=baseline,
+            inputs=_load_inputs(expect, baseline, fixture_dirs, flag),
+        )
+
+    @property
+    def engine_args(self) -> tuple[str, ...]:
+        """The CLI arguments that name this engine again (for replay commands)."""
+        if self.engine_cmd_text is not None:
+            return ("--engine-cmd", self.engine_cmd_text, *self._timeout_args())
+        if self.engine is not None:
+            return ("--engine", self.engine, *self._timeout_args())
+        return ()
+
+    def _timeout_args(self) -> tuple[str, ...]:
+        return () if self.timeout == DEFAULT_TIMEOUT else ("--timeout", f"{self.timeout:g}")
+
+    def open_engine(self, stop: threading.Event | None = None) -> Engine:
+        """Start the engine these options name: a command, a Python factory, or the reference engines.
+
+        Raises ``UsageError`` for a module or factory that cannot give an engine,
+        ``AdapterBroken`` for an engine that cannot start (or hangs while starting).
+        """
+        return open_engine(self.engine, self.engine_cmd, self.timeout, stop, flag=f"{self.prefix}engine")
+
+
+def _load_inputs(expect: str | None, baseline: str | None, fixture_dirs: Any, flag: Any) -> RunInputs | None:
+    """--expect, --baseline, --fixtures: read and checked now, so a bad file stops the run before the engine starts."""
+    if expect is None and baseline is None and not fixture_dirs:
+        return None
+    from ruleproof.run.expect import load_inputs
+
+    try:
+        return load_inputs(expect, baseline, tuple(fixture_dirs or ()))
+    except ValueError as err:  # ExpectError or FixtureError: the message names the file and the line or field
+        raise UsageError(f"{flag(getattr(err, 'flag', 'fixtures'))}: {err}") from None
+
+
+def open_engine(
+    engine: str | None,
+    engine_cmd: tuple[str, ...],
+    timeout: float,
+    stop: threading.Event | None = None,
+    *,
+    flag: str = "--engine",
+) -> Engine:
+    """The engine named by ``--engine`` / ``--engine-cmd`` (or the reference), each call under ``timeout``."""
+    from ruleproof.transport.inprocess import TimedEngine
+
+    if engine_cmd:
+        from ruleproof.transport.subprocess import SubprocessEngine
+
+        return SubprocessEngine(engine_cmd, timeout=timeout, stop=stop)
+    if engine is not None:
+        from ruleproof.model.engine import load_factory
+
+        try:
+            return TimedEngine(engine, load_factory(engine, from_cwd=True), timeout=timeout, stop=stop)
+        except EngineLoadError as err:
+            raise UsageError(f"{flag} {err}") from None
+    from ruleproof.reference import ReferenceEngine
+
+    return ReferenceEngine()  # the kit's own engines run unwrapped: no thread hand-off on the main job's every call
+
+
+class _Flags:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def __call__(self, name: str) -> str:
+        return f"{self.prefix}{name}"
+
+
+def parse_command(text: str, flag: str = "--engine-cmd") -> tuple[str, ...]:
+    """Split a command as a POSIX shell would (no shell runs it); empty or unbalanced is a usage error."""
+    try:
+        argv = shlex.split(text)
+    except ValueError as err:  # "No closing quotation", "No escaped character"
+        raise UsageError(f"{flag} {text!r}: cannot split it as a command ({str(err).lower()})") from None
+    if not argv:
+        raise UsageError(f"{flag} is empty: give the command that starts the engine")
+    return tuple(argv)
+
+
+def parse_seconds(value: Any, flag: str) -> float:
+    """A positive, finite number of seconds (nan, inf, 0 and negatives are usage errors)."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise UsageError(f"{flag}: {value!r} is not a number of seconds") from None
+    if isinstance(value, bool) or not math.isfinite(seconds) or seconds <= 0:
+        raise UsageError(f"{flag}: must be a positive, finite number of seconds, got {value!r}")
+    return seconds
+
+
+def parse_seed(value: Any, flag: str = "--seed") -> int:
+    """An integer seed (Hypothesis accepts any int; we refuse what is not one)."""
+    if isinstance(value, bool):
+        raise UsageError(f"{flag}: {value!r} is not an integer")
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip(), 10)
+    except ValueError:
+        raise UsageError(f"{flag}: {value!r} is not an integer") from None
+
+
+def check_output_file(value: str | Path, flag: str) -> Path:
+    """A file the run can write at the end: checked now, so a long run never ends in a write error."""
+    path = Path(value)
+    if str(value) == "" or path.is_dir():
+        raise UsageError(f"{flag} {str(value)!r}: is a directory; give a file path")
+    if path.exists() and not path.is_file():
+        raise UsageError(f"{flag} {str(value)!r}: exists and is not a regular file")
+    parent = path.parent
+    if not parent.is_dir():
+        why = "is not a folder" if parent.exists() else "does not exist"
+        raise UsageError(f"{flag} {str(value)!r}: {str(parent)!r} {why}")
+    _probe_writable(parent, flag, str(value))
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{flag} {str(value)!r}: the file is not writable")
+    return path
+
+
+def check_output_dir(value: str | Path, flag: str) -> Path:
+    """A folder the run can create and write in (it is created only when there is something to save)."""
+    path = Path(value)
+    if str(value) == "":
+        raise UsageError(f"{flag}: empty; give a folder")
+    probe = path
+    while not probe.exists():  # the nearest existing ancestor must be a writable folder
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        what = "is not a folder" if probe == path else f"lies under {str(probe)!r}, which is not a folder"
+        raise UsageError(f"{flag} {str(value)!r}: {what}")
+    _probe_writable(probe, flag, str(value))
+    return path
+
+
+def _probe_writable(folder: Path, flag: str, shown: str) -> None:
+    # os.access is wrong for root and on some mounts: create (and remove) a real file instead
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".ruleproof-probe-"):
+            pass
+    except OSError as err:
+        raise UsageError(f"{flag} {shown!r}: cannot write in {str(folder)!r} ({err.strerror or err})") from None

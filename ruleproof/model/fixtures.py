@@ -1,0 +1,126 @@
+"""Fixtures as data: a scripted scenario in JSON (``fixtures/GAME/*.json``, schema
+``schemas/fixture.json``), how one is read, and the variants it runs under.
+
+A fixture names a setup (only the options it depends on) and a list of steps: moves to apply,
+moves that must be rejected, expectations on the state and the legal moves, and ``auto``
+stretches that play the least legal move until a state is reached; its ``clauses`` are its focus.
+Running one is ``ruleproof.run.fixtures``.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from attrs import evolve, frozen
+
+from ruleproof.model import schema
+from ruleproof.model.engine import JSONObject
+from ruleproof.model.games import BY_NAME
+
+
+class FixtureError(ValueError):
+    """A fixture file that is not a valid fixture (names the file and field)."""
+
+
+@frozen
+class Fixture:
+    id: str
+    game: str
+    title: str
+    clauses: tuple[str, ...]
+    setup: JSONObject
+    steps: tuple[JSONObject, ...]
+    path: str
+
+    @classmethod
+    def parse(cls, data: Any, path: str) -> Fixture:
+        try:
+            schema.check("fixture", None, data, f"fixture {path}")
+        except schema.SchemaError as err:
+            raise FixtureError(str(err)) from None
+        return cls(
+            data["id"], data["game"], data["title"], tuple(data["clauses"]), data["setup"], tuple(data["steps"]), path
+        )
+
+
+def load_file(path: str | Path) -> Fixture:
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise FixtureError(f"fixture {p}: not JSON ({err})") from None
+    return Fixture.parse(data, str(p))
+
+
+def bundled(game: str) -> list[Fixture]:
+    """The fixtures shipped with the kit for ``game``, in file-name order."""
+    if game not in BY_NAME:
+        return []
+    folder = resources.files("ruleproof.fixtures").joinpath(BY_NAME[game].fixtures)
+    if not folder.is_dir():
+        return []
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            try:
+                data = json.loads(entry.read_text(encoding="utf-8"))
+            except json.JSONDecodeError as err:
+                raise FixtureError(f"fixture {game}/{entry.name}: not JSON ({err})") from None
+            fx = Fixture.parse(data, f"{game}/{entry.name}")
+            if fx.game != game:
+                raise FixtureError(f"fixture {fx.path}: game is {fx.game!r}, but it lies in folder {game!r}")
+            out.append(fx)
+    return out
+
+
+def variants(fx: Fixture, declared: JSONObject) -> list[Fixture]:
+    """``fx`` once per declared value of each option it does not name (it names those it depends on).
+
+    A fixture that leaves ``after_burn`` out must hold under ``next`` and
+    ``burner`` alike, so an engine declaring only one of them still runs it.
+    Values are cycled together (run k takes each option's k-th value), so every
+    declared value is used once without multiplying the runs.  Integer ranges
+    are not enumerated: an option left out is not sent, and the engine's
+    default applies.  The first run keeps the fixture's id, the others add the
+    values they run under, e.g. ``B-D3[scoring=spades]``.
+    """
+    named = fx.setup.get("options") or {}
+    free = {
+        name: [v for v in values if v != "custom"]  # "custom" only declares that explicit values are accepted
+        for name, values in (declared.get("options") or {}).items()
+        if name not in named and isinstance(values, list)
+    }
+    free = {name: values for name, values in free.items() if values}
+    runs = max((len(v) for v in free.values()), default=1)
+    out = []
+    for k in range(runs):
+        chosen = {name: values[k % len(values)] for name, values in free.items()}
+        suffix = ",".join(
+            f"{n}={json.dumps(v) if not isinstance(v, str) else v}" for n, v in chosen.items() if len(free[n]) > 1
+        )
+        setup = {**fx.setup, "options": {**named, **chosen}}
+        out.append(evolve(fx, id=fx.id if k == 0 else f"{fx.id}[{suffix}]", setup=setup))
+    return out
+
+
+def unsupported_reason(fx: Fixture, declared: JSONObject) -> str | None:
+    """Why the engine's ``hello`` rules this fixture out, or None."""
+    if fx.setup["players"] not in declared.get("players", []):
+        return f"players={fx.setup['players']} not declared"
+    options = declared.get("options", {})
+    for name, value in (fx.setup.get("options") or {}).items():
+        allowed = options.get(name)
+        if allowed is None:
+            return f"option {name} not declared"
+        if isinstance(allowed, dict):
+            if not (isinstance(value, int) and allowed["min"] <= value <= allowed["max"]):
+                return f"{name}={value} outside the declared range"
+        elif isinstance(value, dict):
+            if "custom" not in allowed:
+                return f"{name}: explicit values not declared"
+        elif value not in allowed:
+            return f"{name}={value!r} not declared"
+    return None

@@ -1,0 +1,116 @@
+"""JUnit XML: one test case per clause, and one error case per stop (a broken engine, an interruption).
+
+Read by CI systems as a test report: a failing clause is a failure (its message says "fail, after X"
+for a consequence), a declared deviation a skipped case with its reason, a clause no run reached a
+skipped case, and a run that could not finish an error, so it is never green.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+from ruleproof.model.certificate import Certificate
+from ruleproof.model.report import GameReport
+
+
+def junit_xml(cert: Certificate) -> str:
+    """One JUnit test case per clause (failure, skipped or passed), and one error per stop.
+
+    A game whose engine could not be driven any further, or that was interrupted, gets one more case
+    (``GAME::engine``) in error, with where driving stopped: the clauses judged before keep their
+    verdicts, so a broken adapter is one error, never one per clause, and a stopped run is never green.
+    """
+    suites = ET.Element("testsuites", name="ruleproof", tests="0", failures="0", errors="0", skipped="0")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    if cert.broken is not None:  # nothing ran: the engine did not start or answer hello
+        suite = ET.SubElement(suites, "testsuite", name="ruleproof", time="0.000")
+        _stop_case(
+            suite,
+            "ruleproof",
+            "engine",
+            f"adapter-broken:{cert.broken.kind}",
+            cert.broken.message,
+            json.dumps(cert.broken.to_json(), indent=1, default=str),
+        )
+        _count(suite, {"tests": 1, "errors": 1}, totals)
+    for r in cert.reports:
+        suite = ET.SubElement(suites, "testsuite", name=r.game, time=f"{r.seconds:.3f}")
+        counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        for clause, status in r.clauses.items():
+            case = ET.SubElement(suite, "testcase", classname=f"ruleproof.{r.game}", name=clause)
+            counts["tests"] += 1
+            outcome = _clause_outcome(cert, r, clause, status, case)
+            if outcome:
+                counts[outcome] += 1
+        stop = _stop_of(r)
+        if stop is not None:
+            _stop_case(suite, f"ruleproof.{r.game}", "engine", *stop)
+            counts["tests"] += 1
+            counts["errors"] += 1
+        _count(suite, counts, totals)
+    for game in cert.not_run:  # asked for, never started: the run was stopped first
+        suite = ET.SubElement(suites, "testsuite", name=game, time="0.000")
+        _stop_case(suite, f"ruleproof.{game}", "engine", "interrupted", f"not run: {cert.interrupted}", "")
+        _count(suite, {"tests": 1, "errors": 1}, totals)
+    for k, v in totals.items():
+        suites.set(k, str(v))
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True)
+
+
+def _count(suite: ET.Element, counts: dict[str, int], totals: dict[str, int]) -> None:
+    for k in totals:
+        suite.set(k, str(counts.get(k, 0)))
+        totals[k] += counts.get(k, 0)
+
+
+def _stop_of(r: GameReport) -> tuple[str, str, str] | None:
+    """(type, message, text) of the error case of a game that stopped early, or None."""
+    stopped = json.dumps(r.stopped.to_json(), indent=1, default=str) if r.stopped is not None else ""
+    if r.broken is not None and r.broken.kind != "interrupted":
+        text = json.dumps(
+            {"broken": r.broken.to_json(), "stopped": r.stopped.to_json() if r.stopped else None}, indent=1, default=str
+        )
+        return f"adapter-broken:{r.broken.kind}", r.broken.message, text
+    if r.interrupted or (r.broken is not None and r.broken.kind == "interrupted"):
+        return "interrupted", r.stopped.reason if r.stopped else "interrupted", stopped
+    return None
+
+
+def _stop_case(suite: ET.Element, classname: str, name: str, kind: str, message: str, text: str) -> None:
+    case = ET.SubElement(suite, "testcase", classname=classname, name=name)
+    ET.SubElement(case, "error", message=message, type=kind).text = text
+
+
+def _clause_outcome(cert: Certificate, r: GameReport, clause: str, status: str, case: ET.Element) -> str:
+    """Fill one clause's test case; the JUnit count it adds to ("" for a pass)."""
+    if status == "fail":
+        f = r.failure(clause)
+        after = f"fail, after {', '.join(r.follows(clause))}: " if r.follows(clause) else ""
+        node = ET.SubElement(case, "failure", message=after + (f.finding.message if f else clause), type=clause)
+        path = cert.trace_file(r.game, clause)
+        if f is not None:
+            node.text = "\n".join(
+                [
+                    f"expected: {json.dumps(f.finding.expected)}",
+                    f"got: {json.dumps(f.finding.got)}",
+                    f"trace ({len(f.trace.events)} steps): {json.dumps(f.trace.moves())}",
+                    f"replay: {cert.replay_command(path)}" if path else "",
+                ]
+            )
+        return "failures"
+    if status == "xfail":  # a declared deviation: skipped, carrying the reason (pytest's own convention)
+        ET.SubElement(case, "skipped", type="pytest.xfail", message=f"xfail: {r.expected.get(clause, '')}")
+        return "skipped"
+    if status == "xpass":  # listed but passed: the expectations are out of date
+        node = ET.SubElement(case, "failure", message=f"{clause} is listed but passed: remove it", type="xpass")
+        node.text = f"listed as: {r.expected.get(clause, '')}"
+        return "failures"
+    if status == "partial":  # passed where judged, but not in every situation: say which are missing
+        ET.SubElement(case, "system-out").text = f"partial: situations never reached: {', '.join(r.missing(clause))}"
+        return ""
+    if status in ("untested", "skipped", "covered"):  # covered: reached, but nothing can fail it alone
+        listed = f" (listed: {r.expected[clause]})" if clause in r.expected else ""
+        ET.SubElement(case, "skipped", message=status + listed)
+        return "skipped"
+    return ""

@@ -1,0 +1,110 @@
+"""The layers of ``ruleproof`` as the folder names show them, and no import cycle (issue 22).
+
+From the bottom up: ``model`` (the contract, games, findings, reports: no behaviour), then the
+rules stated twice and independently (``properties``, ``reference``: neither imports the other),
+``transport`` (talking to an engine), ``run`` (a certification), ``output`` (what people and tools
+read) and ``cli`` (the command and the pytest plugin).  A module may import from its own layer and
+the layers below, never above, and the modules import each other without a cycle.  Imports inside
+functions and under ``TYPE_CHECKING`` count: a lazy import is still a dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# where each subpackage's sources live (pyproject.toml's package-dir)
+SOURCES = {"ruleproof": ROOT / "ruleproof", "ruleproof.properties": ROOT / "properties",
+           "ruleproof.reference": ROOT / "reference"}  # fmt: skip
+LAYERS = ["model", "rules", "transport", "run", "output", "cli"]
+
+
+def layer(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return LAYERS.index("model")  # ruleproof/__init__.py: the version and the game names
+    name = {"properties": "rules", "reference": "rules"}.get(parts[1], parts[1])
+    return LAYERS.index(name)
+
+
+def modules() -> Iterator[tuple[str, Path]]:
+    for package, folder in SOURCES.items():
+        for path in sorted(folder.rglob("*.py")):
+            rel = path.relative_to(folder).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            name = ".".join([package, *parts])
+            if package == "ruleproof" and len(parts) > 0 and parts[0] in ("properties", "reference"):
+                continue  # never there: mapped from the top-level folders
+            yield name, path
+
+
+def imports(path: Path, module: str) -> set[str]:
+    """Every ``ruleproof`` module ``path`` imports, wherever the import statement stands."""
+    found: set[str] = set()
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("ruleproof"))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the module's package
+                base = ".".join([*package.split(".")[: len(package.split(".")) - node.level + 1], base]).strip(".")
+            if base.startswith("ruleproof"):
+                found.add(base)
+                found.update(f"{base}.{a.name}" for a in node.names)  # `from ruleproof.model import schema`
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    known = dict(modules())
+    return {m: {i for i in imports(p, m) if i in known and i != m} for m, p in known.items()}
+
+
+def test_no_module_imports_from_a_layer_above_it() -> None:
+    wrong = [
+        f"{m} ({LAYERS[layer(m)]}) imports {i} ({LAYERS[layer(i)]})"
+        for m, deps in graph().items()
+        for i in sorted(deps)
+        if layer(i) > layer(m)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_two_readings_of_the_rules_never_import_each_other() -> None:
+    crossing = [
+        f"{m} imports {i}"
+        for m, deps in graph().items()
+        for i in deps
+        if {[*m.split("."), ""][1], [*i.split("."), ""][1]} == {"properties", "reference"}
+    ]
+    assert not crossing, "\n".join(crossing)
+
+
+def test_no_import_cycle() -> None:
+    deps = graph()
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(m: str) -> list[str] | None:
+        state[m] = 1
+        path.append(m)
+        for d in sorted(deps[m]):
+            if state.get(d) == 1:
+                return [*path[path.index(d) :], d]
+            if d not in state and (cycle := visit(d)):
+                return cycle
+        path.pop()
+        state[m] = 2
+        return None
+
+    for m in sorted(deps):
+        if m not in state:
+            cycle = visit(m)
+            assert cycle is None, " -> ".join(cycle)
+
+
+def test_every_folder_is_a_layer() -> None:
+    folders = {p.name for p in (ROOT / "ruleproof").iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert folders <= set(LAYERS), folders - set(LAYERS)

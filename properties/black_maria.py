@@ -96,7 +96,8 @@ class BlackMariaProperties(GameProperties):
         # an option left out of new_game takes the document's default (protocol.md §2)
         self.scheme: str = setup.options.get("scoring", "standard")
         self.target: int = setup.options.get("target", DEFAULT_TARGET[self.scheme])
-        self.takers: frozenset[int] | None = None  # the seats this game steers penalty cards to (choose)
+        self.takers: frozenset[int] = frozenset()  # the seats this game steers penalty cards to (choose)
+        self.steering = False  # whether choose has drawn this game's takers yet
         self.direction: str | None = None  # the way the engine passed in the first round (BM-PASS-1 vs -3)
         self.scored = False  # a round of this game was scored by the scheme chosen (BM-SCORE-5 vs -1/2/3)
 
@@ -149,7 +150,8 @@ class BlackMariaProperties(GameProperties):
         still shows it shooting."""
         moves = snap.moves
         n = len(moves)
-        if self.takers is None:
+        if not self.steering:
+            self.steering = True
             seat = (pick // n) % (self.n + self.n // 2)
             two = (pick // n // 8) % 2 == 1
             self.takers = frozenset({seat, (seat + 1) % self.n} if two else {seat}) if seat < self.n else frozenset()

@@ -138,10 +138,10 @@ def apply_expectations(report: GameReport, expectations: Expectations) -> None:
             reasons[clause] = f"a consequence of {', '.join(follows)} (declared)"
     report.expected = reasons
     for clause in reasons:
-        status = report.clauses.get(clause)
-        if status == "fail":
+        now = report.clauses.get(clause)
+        if now == "fail":
             report.clauses[clause] = "xfail"
-        elif status == "pass":
+        elif now == "pass":
             report.clauses[clause] = "xpass"
 
 

@@ -162,11 +162,11 @@ def test_probe3_no_fixtures_and_no_properties(capsys: pytest.CaptureFixture[str]
 
 
 def test_probe3_a_game_with_nothing_judged_does_not_pass() -> None:
-    from ruleproof.model.certificate import Certificate, game_verdict
+    from ruleproof.model.certificate import Certificate
     from ruleproof.model.report import GameReport
 
     empty = GameReport("moon", clauses={"MOON-BID-1": "untested", "MOON-BID-2": "skipped"})
-    assert game_verdict(empty) == "untested"
+    assert empty.verdict == "untested"
     cert = Certificate({"name": "x", "version": "1"}, "ci", None, (empty,))
     assert cert.verdict == "untested" and cert.exit_status == 2
     judged = GameReport("moon", clauses={"MOON-BID-1": "pass", "MOON-BID-2": "untested"})
@@ -476,7 +476,7 @@ ruleproof.run.runner.certify_game = fake
         str(pytester.path / "traces"),
     )
     result.assert_outcomes(failed=1, passed=len(_moon_clauses()))
-    result.stdout.fnmatch_lines(["*moon::verdict*", "*NOPE-1*the engine refused every deal*"])
+    result.stdout.fnmatch_lines(["*moon::certify*", "*NOPE-1*the engine refused every deal*"])
 
 
 def _moon_clauses() -> list[str]:
@@ -675,7 +675,7 @@ MUTANT = "tests.mutants.moon:FailedBidNotDeducted.engine"  # Moon: the cheapest 
 
 def _without_timings(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: _without_timings(v) for k, v in value.items() if k not in ("seconds", "duration", "time")}
+        return {k: _without_timings(v) for k, v in value.items() if k not in ("seconds", "duration", "time", "created")}
     if isinstance(value, list):
         return [_without_timings(v) for v in value]
     return value

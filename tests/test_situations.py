@@ -38,9 +38,11 @@ def test_a_clause_missing_a_situation_is_partial() -> None:
 
 
 def test_partial_is_named_in_the_report_and_junit() -> None:
-    report = GameReport("moon")
-    report.clauses = {"MOON-SCORE-1": "partial"}
-    report.situations = {"MOON-SCORE-1": {"made-exactly": 3, "overtricks": 0, "failed": 9}}
+    report = GameReport(
+        "moon",
+        clauses={"MOON-SCORE-1": "partial"},
+        situations={"MOON-SCORE-1": {"made-exactly": 3, "overtricks": 0, "failed": 9}},
+    )
     assert report.missing("MOON-SCORE-1") == ["overtricks"]
     cert = Certificate({"name": "fake", "version": "0"}, "ci", None, (report,))
     assert "overtricks" in junit_xml(cert)

@@ -16,13 +16,15 @@ import os
 import shlex
 import tempfile
 import threading
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from attrs import frozen
 
 from ruleproof import GAMES
 from ruleproof.model.engine import Engine, EngineLoadError
+from ruleproof.model.errors import UsageError
 
 if TYPE_CHECKING:
     from ruleproof.run.expect import RunInputs
@@ -33,8 +35,72 @@ DEFAULT_TIMEOUT = 10.0
 DEFAULT_TRACES = "ruleproof-traces"
 
 
-class UsageError(Exception):
-    """A wrong call: the one-line message is shown and the exit status is 2."""
+@frozen
+class Flag:
+    """One option of a certification, declared once: the ``ruleproof certify`` flag ``--NAME``, the pytest
+    flag ``--ruleproof-NAME`` and the ini setting ``ruleproof_NAME`` are made from it (``add_to``,
+    ``ruleproof.cli.plugin``), and ``Options.build`` checks its value the same way for all three."""
+
+    name: str
+    help: str
+    metavar: str | None = None
+    kind: Literal["text", "switch", "many"] = "text"  # a value; on when given; repeatable
+    choices: tuple[str, ...] = ()
+    exclusive: str = ""  # flags with the same group name are mutually exclusive
+    cli_only: bool = False  # no pytest flag (the plugin has pytest's own)
+
+    @property
+    def key(self) -> str:
+        return self.name.replace("-", "_")
+
+
+FLAGS: tuple[Flag, ...] = (
+    Flag("game", "a game to certify (repeatable; default: all the engine declares)", "GAME", "many", GAMES),
+    Flag("engine", "a Python engine factory (default: the reference engines)", "MODULE:FACTORY", exclusive="engine"),
+    Flag("engine-cmd", "an engine in any language: a command speaking the JSON-RPC contract on stdio", "CMD",
+         exclusive="engine"),
+    Flag("timeout", f"limit for one engine call, in process or over the pipe (default {DEFAULT_TIMEOUT:g})", "SECONDS"),
+    Flag("profile", f"how hard to look (default: {DEFAULT_PROFILE})", "PROFILE", choices=PROFILE_NAMES),
+    Flag("seed", "explore from this seed instead of the profile's default", "N"),
+    Flag("json", "write the certificate as JSON", "PATH"),
+    Flag("junit", "write one JUnit test case per clause", "PATH"),
+    Flag("html", "write the report as one self-contained HTML page (the certificate embedded)", "PATH"),
+    Flag("summary", "write a markdown summary (for $GITHUB_STEP_SUMMARY)", "PATH"),
+    Flag("traces", f"where failure traces are saved (default: {DEFAULT_TRACES})", "DIR"),
+    Flag("no-fixtures", "skip the fixtures", kind="switch"),
+    Flag("no-properties", "skip the state machine", kind="switch"),
+    Flag("max-time", "stop after this long and write a partial certificate (marked interrupted)", "SECONDS"),
+    Flag("expect", 'TOML of declared deviations, [GAME] CLAUSE = "reason": a listed failure is xfail, a listed '
+         "pass xpass", "FILE"),
+    Flag("baseline", "an earlier certificate (--json) of this engine: show regressions, fixed and untested clauses",
+         "CERT.json"),
+    Flag("fixtures", "also run your own fixture files from DIR (repeatable)", "DIR", "many"),
+    Flag("quiet", "no progress lines on stderr (the report and the files are the same)", kind="switch",
+         cli_only=True),
+)  # fmt: skip
+BY_FLAG = {f.name: f for f in FLAGS}
+
+
+def add_to(parser: Any, names: Iterable[str] | None = None, prefix: str = "--") -> None:
+    """Add the flags (all, or those ``names``) to an argparse parser or a pytest option group."""
+    groups: dict[str, Any] = {}
+    for flag in FLAGS if names is None else [BY_FLAG[n] for n in names]:
+        target = parser
+        if flag.exclusive and hasattr(parser, "add_mutually_exclusive_group"):
+            if flag.exclusive not in groups:
+                groups[flag.exclusive] = parser.add_mutually_exclusive_group()
+            target = groups[flag.exclusive]
+        add = target.add_argument if hasattr(target, "add_argument") else target.addoption
+        kw: dict[str, Any] = {"help": flag.help, "dest": flag.key if prefix == "--" else f"ruleproof_{flag.key}"}
+        if flag.kind == "switch":
+            kw["action"] = "store_true"
+        else:
+            kw["metavar"] = flag.metavar
+            if flag.kind == "many":
+                kw["action"] = "append"
+            if flag.choices:
+                kw["choices"] = flag.choices
+        add(f"{prefix}{flag.name}", **kw)
 
 
 @frozen
@@ -51,6 +117,7 @@ class Options:
     json_path: Path | None = None
     junit_path: Path | None = None
     html_path: Path | None = None  # --html: the report as one self-contained page
+    summary_path: Path | None = None  # --summary: markdown, for a CI job summary
     traces: Path = Path(DEFAULT_TRACES)
     fixtures: bool = True
     properties: bool = True
@@ -59,68 +126,41 @@ class Options:
     expect: str | None = None  # --expect FILE
     baseline: str | None = None  # --baseline CERT.json
     inputs: RunInputs | None = None  # the expectations, baseline and user fixtures, loaded and checked
+    quiet: bool = False
 
     @classmethod
-    def build(  # noqa: PLR0913 - one keyword per flag of certify and of the pytest plugin, passed by name
-        cls,
-        *,
-        engine: str | None = None,
-        engine_cmd: str | None = None,
-        timeout: Any = None,
-        games: Any = None,
-        profile: str | None = None,
-        seed: Any = None,
-        json_path: str | None = None,
-        junit_path: str | None = None,
-        html_path: str | None = None,
-        traces: str | None = None,
-        fixtures: bool = True,
-        properties: bool = True,
-        max_time: Any = None,
-        prefix: str = "--",
-        expect: str | None = None,
-        baseline: str | None = None,
-        fixture_dirs: Any = None,
-    ) -> Options:
-        """Check raw values (strings from a command line, or already typed) and build the options.
-
-        ``prefix`` is how the front end spells its flags (``--`` or ``--ruleproof-``),
-        so messages name the flag the user typed.
+    def build(cls, values: Mapping[str, Any], prefix: str = "--") -> Options:
+        """Check raw values (``Flag.key`` -> a string from a command line or an ini file, a bool, a list)
+        and build the options; ``prefix`` is how the front end spells its flags (``--`` or
+        ``--ruleproof-``), so messages name the flag the user typed.
         """
         flag = _Flags(prefix)
+        get = values.get
+        engine, engine_cmd = get("engine"), get("engine_cmd")
         if engine is not None and engine_cmd is not None:
             raise UsageError(f"{flag('engine')} and {flag('engine-cmd')} name two engines: give one")
         if engine is not None and not engine.strip():
             raise UsageError(f"{flag('engine')}: empty; expected MODULE:FACTORY")
-        argv = parse_command(engine_cmd, flag("engine-cmd")) if engine_cmd is not None else ()
-        if not fixtures and not properties:
+        if get("no_fixtures") and get("no_properties"):
             raise UsageError(f"{flag('no-fixtures')} with {flag('no-properties')} leaves nothing to judge")
-        games = tuple(games or ())
-        for game in games:
-            if game not in GAMES:
-                raise UsageError(f"{flag('game')}: unknown game {game!r} (one of {', '.join(GAMES)})")
-        profile = profile or DEFAULT_PROFILE
-        if profile not in PROFILE_NAMES:
-            raise UsageError(f"{flag('profile')}: unknown profile {profile!r} (one of {', '.join(PROFILE_NAMES)})")
         return cls(
             engine=engine,
-            engine_cmd=argv,
+            engine_cmd=parse_command(engine_cmd, flag("engine-cmd")) if engine_cmd is not None else (),
             engine_cmd_text=engine_cmd,
-            timeout=DEFAULT_TIMEOUT if timeout is None else parse_seconds(timeout, flag("timeout")),
-            games=tuple(dict.fromkeys(games)),
-            profile=profile,
-            seed=None if seed is None else parse_seed(seed, flag("seed")),
-            json_path=None if json_path is None else check_output_file(json_path, flag("json")),
-            junit_path=None if junit_path is None else check_output_file(junit_path, flag("junit")),
-            html_path=None if html_path is None else check_output_file(html_path, flag("html")),
-            traces=check_output_dir(DEFAULT_TRACES if traces is None else traces, flag("traces")),
-            fixtures=fixtures,
-            properties=properties,
-            max_time=None if max_time is None else parse_seconds(max_time, flag("max-time")),
+            timeout=DEFAULT_TIMEOUT if get("timeout") is None else parse_seconds(get("timeout"), flag("timeout")),
+            games=_games(get("game"), flag("game")),
+            profile=_profile(get("profile"), flag("profile")),
+            seed=None if get("seed") is None else parse_seed(get("seed"), flag("seed")),
+            **{f"{k}_path": _output_file(get(k), flag(k)) for k in ("json", "junit", "html", "summary")},
+            traces=check_output_dir(get("traces") or DEFAULT_TRACES, flag("traces")),
+            fixtures=not get("no_fixtures"),
+            properties=not get("no_properties"),
+            max_time=None if get("max_time") is None else parse_seconds(get("max_time"), flag("max-time")),
             prefix=prefix,
-            expect=expect,
-            baseline=baseline,
-            inputs=_load_inputs(expect, baseline, fixture_dirs, flag),
+            expect=get("expect"),
+            baseline=get("baseline"),
+            inputs=_load_inputs(get("expect"), get("baseline"), get("fixtures"), flag),
+            quiet=bool(get("quiet")),
         )
 
     @property
@@ -142,6 +182,25 @@ class Options:
         ``AdapterBroken`` for an engine that cannot start (or hangs while starting).
         """
         return open_engine(self.engine, self.engine_cmd, self.timeout, stop, flag=f"{self.prefix}engine")
+
+
+def _games(games: Any, flag: str) -> tuple[str, ...]:
+    games = tuple(games or ())
+    for game in games:
+        if game not in GAMES:
+            raise UsageError(f"{flag}: unknown game {game!r} (one of {', '.join(GAMES)})")
+    return tuple(dict.fromkeys(games))
+
+
+def _profile(profile: str | None, flag: str) -> str:
+    profile = profile or DEFAULT_PROFILE
+    if profile not in PROFILE_NAMES:
+        raise UsageError(f"{flag}: unknown profile {profile!r} (one of {', '.join(PROFILE_NAMES)})")
+    return profile
+
+
+def _output_file(value: str | None, flag: str) -> Path | None:
+    return None if value is None else check_output_file(value, flag)
 
 
 def _load_inputs(expect: str | None, baseline: str | None, fixture_dirs: Any, flag: Any) -> RunInputs | None:

@@ -1,184 +1,161 @@
-"""The pytest plugin: ``pytest --ruleproof`` certifies an engine, one test item per clause.
+"""The pytest plugin: a certification as test items, one per clause, collected from a real file.
 
-Registered through the ``pytest11`` entry point in every pytest session where
-ruleproof is installed, so it stays light and silent unless asked: its flags
-are all prefixed (``--ruleproof``, ``--ruleproof-engine``,
-``--ruleproof-engine-cmd``, ``--ruleproof-timeout``, ...), and like
-Hypothesis's own plugin it imports nothing heavy (no Hypothesis, no runner,
-no properties) until a certification is asked for.
+Registered through the ``pytest11`` entry point in every pytest session where ruleproof is installed,
+it stays silent and light (like Hypothesis's own plugin it imports nothing heavy) until asked:
 
-The flags are checked by the same ``Options.build`` as ``ruleproof certify``,
-so both accept the same values and give the same verdicts.  Each game is
-certified once (by the first of its items to run); a clause item fails with
-the counterexample and the replay command, and is skipped when the clause was
-skipped or never reached ("untested" is never reported as passed).  One more
-item per game, ``GAME::verdict``, fails for what no clause item shows: a
-failure filed under a clause ID outside the game's table (an engine's own
-IllegalMove clause, say) and a game in which nothing was judged.
+- a file ``ruleproof.toml`` among the collected files (say ``tests/ruleproof.toml``) holds the
+  settings, the same keys as the command's flags (``engine = "mypkg.adapter:Adapter"``,
+  ``game = ["black-maria"]``, ``profile = "ci"``, ``expect = "expect.toml"``, ...), and its items are
+  ``tests/ruleproof.toml::GAME::CLAUSE``;
+- or ``--ruleproof`` (or ``--ruleproof-engine``/``--ruleproof-engine-cmd``, or ``ruleproof = true``
+  in the ini file), and the items hang from the ini file (``pyproject.toml::GAME::CLAUSE``).
+
+Every option is the command's (``ruleproof.cli.options.FLAGS``), prefixed (``--ruleproof-profile``),
+settable in the ini file (``ruleproof_profile = "dev"`` in ``[tool.pytest.ini_options]``), a flag
+overriding an ini value and both overriding ``ruleproof.toml``; they are checked by the same
+``Options.build``.  Each game is one collector with a ``certify`` item, which does the work (its
+duration is the certification's, and it fails when the engine could not be driven, when a failure
+falls under a clause outside the table, or when nothing was judged), then an item per clause, which
+passes, fails with the counterexample and the replay command, or is skipped when the clause was not
+judged; a clause listed in ``--ruleproof-expect`` is a strict xfail.  ``--ruleproof-json``, ``-junit``,
+``-html`` and ``-summary`` write the same files as ``ruleproof certify`` when the session ends.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import shlex
+import threading
+import tomllib
 import warnings
-from typing import Any
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
 
 import pytest
 
-from ruleproof import GAMES
-from ruleproof.cli.options import PROFILE_NAMES, Options, UsageError
+from ruleproof.cli.options import FLAGS, Options
+from ruleproof.model.engine import AdapterBroken
+from ruleproof.model.errors import UserError
 
 PREFIX = "--ruleproof-"
+SETTINGS_FILE = "ruleproof.toml"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("ruleproof", "rules conformance of game engines")
+    group = parser.getgroup("ruleproof", "rules conformance of game engines (ruleproof)")
     group.addoption(
         "--ruleproof", action="store_true", help="certify the reference engines, or the --ruleproof-engine(-cmd) given"
     )
-    group.addoption("--ruleproof-engine", metavar="MODULE:FACTORY", help="certify this Python engine factory")
-    group.addoption(
-        "--ruleproof-engine-cmd", metavar="CMD", help="certify an engine in any language speaking the contract on stdio"
-    )
-    group.addoption(
-        "--ruleproof-timeout",
-        metavar="SECONDS",
-        help="limit for one engine call, in process or over the pipe (default 10)",
-    )
-    group.addoption("--ruleproof-game", action="append", choices=GAMES, help="only this game (repeatable)")
-    group.addoption("--ruleproof-profile", choices=PROFILE_NAMES, help="dev, ci (default) or thorough")
-    group.addoption("--ruleproof-seed", metavar="N", help="explore from this seed instead of the profile's default")
-    group.addoption("--ruleproof-traces", metavar="DIR", help="folder for failure traces (default ruleproof-traces)")
-    group.addoption("--ruleproof-no-fixtures", action="store_true", help="skip the fixtures")
-    group.addoption("--ruleproof-no-properties", action="store_true", help="skip the state machine")
-    group.addoption(
-        "--ruleproof-expect",
-        metavar="FILE",
-        help="TOML of declared deviations: listed clauses are strict xfail (a pass fails the item)",
-    )
-    group.addoption(
-        "--ruleproof-baseline",
-        metavar="CERT.json",
-        help="an earlier certificate: a clause that passed there and fails now says so",
-    )
-    group.addoption(
-        "--ruleproof-fixtures",
-        action="append",
-        metavar="DIR",
-        help="also run your own fixture files from DIR (repeatable)",
-    )
+    parser.addini("ruleproof", "certify in this session, as --ruleproof does", type="bool", default=False)
+    for flag in FLAGS:
+        if flag.cli_only:
+            continue
+        kind: Literal["bool", "linelist", "string"] = (
+            "bool" if flag.kind == "switch" else "linelist" if flag.kind == "many" else "string"
+        )
+        parser.addini(f"ruleproof_{flag.key}", f"as {PREFIX}{flag.name}: {flag.help}", type=kind, default=None)
+    from ruleproof.cli.options import add_to
+
+    add_to(group, [f.name for f in FLAGS if not f.cli_only], prefix=PREFIX)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "ruleproof: an item of a ruleproof certification (one clause of one game)")
+
+
+def settings(config: pytest.Config, file: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Each option's raw value: the flag, else the ini setting, else ``ruleproof.toml``'s key."""
+    values: dict[str, Any] = {}
+    for flag in FLAGS:
+        if flag.cli_only:
+            continue
+        given = config.getoption(f"ruleproof_{flag.key}")
+        if given in (None, False, []):
+            ini = config.getini(f"ruleproof_{flag.key}")
+            given = ini if ini not in (None, [], "") else (file or {}).get(flag.key, (file or {}).get(flag.name))
+        values[flag.key] = _text(given)
+    return values
+
+
+def _text(value: Any) -> Any:
+    """A TOML number is the string a command line would give (one parser checks both)."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, list):
+        return [_text(v) for v in value]
+    return value
 
 
 def _active(config: pytest.Config) -> bool:
     # "" counts as given: an empty engine is refused with a message, not silently ignored
-    return bool(config.getoption("ruleproof")) or any(
-        config.getoption(o) is not None for o in ("ruleproof_engine", "ruleproof_engine_cmd")
+    return (
+        bool(config.getoption("ruleproof"))
+        or bool(config.getini("ruleproof"))
+        or any(config.getoption(o) is not None for o in ("ruleproof_engine", "ruleproof_engine_cmd"))
     )
 
 
-def options_from(config: pytest.Config) -> Options:
-    """The one options object, from the plugin's flags (``ruleproof certify`` builds the same)."""
-    get = config.getoption
-    return Options.build(
-        engine=get("ruleproof_engine"),
-        engine_cmd=get("ruleproof_engine_cmd"),
-        timeout=get("ruleproof_timeout"),
-        games=get("ruleproof_game"),
-        profile=get("ruleproof_profile"),
-        seed=get("ruleproof_seed"),
-        traces=get("ruleproof_traces"),
-        fixtures=not get("ruleproof_no_fixtures"),
-        properties=not get("ruleproof_no_properties"),
-        prefix=PREFIX,
-        expect=get("ruleproof_expect"),
-        baseline=get("ruleproof_baseline"),
-        fixture_dirs=get("ruleproof_fixtures"),
-    )
+def _options(config: pytest.Config, file: dict[str, Any] | None = None) -> Options:
+    try:
+        return Options.build(settings(config, file), PREFIX)
+    except UserError as err:
+        raise pytest.UsageError(f"ruleproof: {err}") from None
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    if _active(config):
-        try:
-            config.stash[_OPTIONS] = options_from(config)
-        except UsageError as err:
-            raise pytest.UsageError(f"ruleproof: {err}") from None
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    config = parent.config
+    if file_path.name == SETTINGS_FILE:
+        return RuleproofFile.from_parent(parent, path=file_path)
+    if _active(config) and config.inipath is not None and file_path == config.inipath:
+        return RuleproofFile.from_parent(parent, path=file_path)  # asked for by its node id
+    return None
 
 
-class Certification:
-    """One engine, certified lazily game by game, shared by the clause items."""
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With --ruleproof (and no ruleproof.toml collected), the items hang from the ini file."""
+    if not _active(config) or any(isinstance(i, ClauseItem) for i in items):
+        return
+    anchor = config.inipath or Path(config.rootpath) / "pyproject.toml"
+    node = RuleproofFile.from_parent(session, path=anchor)
+    for collector in node.collect():
+        assert isinstance(collector, GameNode)
+        items.extend(collector.collect())
 
-    def __init__(self, options: Options) -> None:
-        from ruleproof.transport.checked import CheckedEngine
 
-        self.options = options
-        self.checked = CheckedEngine(options.open_engine())
-        self.reports: dict[str, Any] = {}
-        self.traces: dict[str, str] = {}
+class RuleproofFile(pytest.File):
+    """The file a certification's settings come from: one collector per game."""
 
-    def games(self) -> list[str]:
-        from ruleproof.properties import available_games
+    def collect(self) -> Iterator[pytest.Collector]:
+        file: dict[str, Any] = {}
+        if self.path.name == SETTINGS_FILE:
+            try:
+                file = tomllib.loads(self.path.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError) as err:
+                raise pytest.UsageError(f"ruleproof: {self.path}: not a TOML file ({err})") from None
+        run = Certification.for_config(self.config, _options(self.config, file))
+        for game in run.games():
+            yield GameNode.from_parent(self, name=game, game=game, run=run)
 
-        declared = list(self.checked.hello()["games"])
-        if not declared:
-            raise UsageError("the engine declares no game (hello.games is empty): nothing to certify")
-        missing = [g for g in self.options.games if g not in declared]
-        if missing:
-            raise UsageError(
-                f"{PREFIX}game: the engine does not declare {', '.join(missing)} (it declares {', '.join(declared)})"
-            )
-        return list(self.options.games) or [g for g in declared if g in available_games()]
 
-    def clauses(self, game: str) -> list[str]:
-        from ruleproof.properties import properties_for
+class GameNode(pytest.Collector):
+    """One game: its ``certify`` item, then an item per clause of its table."""
 
-        return list(properties_for(game).all_clauses())
+    def __init__(self, *, game: str, run: Certification, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game, self.run = game, run
 
-    def report(self, game: str) -> Any:
-        if game not in self.reports:
-            from ruleproof.output.files import write_traces
-            from ruleproof.run.runner import PROFILES, certify_game
-
-            inputs = self.options.inputs
-            report = certify_game(
-                self.checked,
-                game,
-                PROFILES[self.options.profile],
-                seed=self.options.seed,
-                fixtures=self.options.fixtures,
-                properties=self.options.properties,
-                user_fixtures=inputs.fixtures if inputs else (),
-            )
-            self.reports[game] = report
-            engine = self.checked.hello()["engine"]
-            if inputs is not None:
-                from ruleproof.run.expect import judge_game
-
-                judge_game(report, inputs)
-            for key, path in write_traces([report], self.options.traces, engine):
-                self.traces.setdefault(key, path)
-        return self.reports[game]
-
-    def expected(self, game: str) -> dict[str, str]:
-        """Clause -> reason, from --ruleproof-expect."""
-        inputs = self.options.inputs
-        return inputs.expectations.reasons(game) if inputs and inputs.expectations else {}
-
-    def replay_command(self, game: str, clause: str) -> str:
-        path = self.traces.get(f"{game}:{clause}", "TRACE")
-        return shlex.join(["ruleproof", "replay", path, *self.options.engine_args])
-
-    def describe(self, game: str, failure: Any) -> str:
-        f = failure
-        return "\n".join(
-            [
-                f"{f.finding.clause}: {f.finding.message}",
-                f"expected: {json.dumps(f.finding.expected, default=str)}",
-                f"got:      {json.dumps(f.finding.got, default=str)}",
-                f"shrunk trace ({len(f.trace.events)} steps): {json.dumps(f.trace.moves())[:2000]}",
-                f"replay: {self.replay_command(game, f.finding.clause)}",
-            ]
-        )
+    def collect(self) -> Iterator[pytest.Item]:
+        expected = self.run.expected(self.game)
+        yield CertifyItem.from_parent(self, name="certify", game=self.game, clause="certify", run=self.run)
+        for clause in self.run.clauses(self.game):
+            item = ClauseItem.from_parent(self, name=clause, game=self.game, clause=clause, run=self.run)
+            if clause in expected:
+                item.add_marker(pytest.mark.xfail(reason=expected[clause], strict=True, raises=ClauseFailed))
+            yield item
 
 
 class ClauseFailed(Exception):
@@ -188,23 +165,28 @@ class ClauseFailed(Exception):
 class ClauseItem(pytest.Item):
     """One clause of one game: pass, fail (with the counterexample), or skip."""
 
-    def __init__(self, *, game: str, clause: str, certification: Certification, **kwargs: Any) -> None:
+    def __init__(self, *, game: str, clause: str, run: Certification, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.game, self.clause, self.certification = game, clause, certification
+        self.game, self.clause, self.run = game, clause, run
+        self.add_marker(pytest.mark.ruleproof)
+        if self.config.pluginmanager.hasplugin("xdist"):
+            # under --dist loadgroup, one worker certifies a game once for all its items
+            self.add_marker(pytest.mark.xdist_group(f"ruleproof-{game}"))
 
     def runtest(self) -> None:
-        report = self.certification.report(self.game)
+        report = self.run.report(self.game)
         if report.broken is not None:
-            raise ClauseFailed(f"adapter broken ({report.broken.kind}): {report.broken.message}")
+            pytest.skip(f"not judged: the engine could not be driven ({report.broken.kind}): see {self.game}::certify")
         status = report.clauses.get(self.clause, "untested")
         # xfail/xpass: the item carries a strict xfail marker (added at collection), so pytest itself
         # shows a listed failure as XFAIL and fails a listed clause that passed (XPASS(strict))
         if status in ("fail", "xfail"):
-            failure = next(f for f in report.failures if f.finding.clause == self.clause)
             regressed = report.baseline is not None and self.clause in report.baseline.regressions
+            after = report.follows(self.clause)
             raise ClauseFailed(
                 ("regressed: it passed in the baseline\n" if regressed else "")
-                + self.certification.describe(self.game, failure)
+                + (f"fail, after {', '.join(after)} (a consequence of them)\n" if after else "")
+                + "\n\n".join(self.run.describe(self.game, f) for f in report.failures_of(self.clause))
             )
         if status == "partial":  # it held wherever judged; say which of its situations no run reached
             warnings.warn(
@@ -221,77 +203,224 @@ class ClauseItem(pytest.Item):
             return str(excinfo.value)
         return str(super().repr_failure(excinfo))
 
-    def reportinfo(self) -> tuple[str, int, str]:
-        return f"ruleproof::{self.game}", 0, f"{self.game}::{self.clause}"
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        """The clause's line in its rules document (docs/rules/GAME.md), where a reader looks it up."""
+        from ruleproof.model.clauses import clause_line
+
+        where = clause_line(self.clause)
+        if where is None:
+            return self.path, None, f"{self.game}::{self.clause}"
+        return where[0], where[1], f"{self.game}::{self.clause}"
 
 
-class GameVerdictItem(ClauseItem):
-    """``GAME::verdict``: failures under clause IDs outside the table, and a game that judged nothing."""
+class CertifyItem(ClauseItem):
+    """``GAME::certify``: runs the game's certification, and fails for what no clause item can show."""
 
     def runtest(self) -> None:
-        from ruleproof.model.certificate import game_verdict
-
-        report = self.certification.report(self.game)
+        report = self.run.report(self.game)
         if report.broken is not None:
-            raise ClauseFailed(f"adapter broken ({report.broken.kind}): {report.broken.message}")
-        listed = set(self.certification.clauses(self.game))
+            stopped = f" during {report.stopped.stage}" if report.stopped else ""
+            broken = report.broken
+            raise ClauseFailed(f"adapter broken ({broken.kind}){stopped}: {broken.message}\n{broken.stderr[-2000:]}")
+        if report.interrupted:
+            raise ClauseFailed(f"{self.game}: interrupted ({report.stopped.reason if report.stopped else ''})")
+        listed = set(self.run.clauses(self.game))
         outside = [f for f in report.failures if f.finding.clause not in listed]
         if outside:
             clauses = ", ".join(dict.fromkeys(f.finding.clause for f in outside))
-            details = "\n\n".join(self.certification.describe(self.game, f) for f in outside)
+            details = "\n\n".join(self.run.describe(self.game, f) for f in outside)
             raise ClauseFailed(
                 f"{self.game}: violations filed under clauses outside the table ({clauses})\n\n{details}"
             )
-        if game_verdict(report) == "untested":
+        if report.verdict == "untested":
             raise ClauseFailed(f"{self.game}: nothing was judged (every clause untested or skipped): not a pass")
 
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.game}::certify"
 
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    options = config.stash.get(_OPTIONS, None)
-    if options is None:
-        return
-    from ruleproof.model.engine import AdapterBroken
+
+class Certification:
+    """One engine, certified lazily game by game, shared by the items (one per pytest session)."""
+
+    def __init__(self, config: pytest.Config, options: Options) -> None:
+        from ruleproof.run.certification import StopRequest
+        from ruleproof.transport.checked import CheckedEngine
+
+        self.config, self.options = config, options
+        self.stop = StopRequest()
+        limit = options.max_time or 0.0
+        self.timer = threading.Timer(limit, self.stop.stop, args=(f"{PREFIX}max-time {limit:g}s",))
+        self.timer.daemon = True
+        if options.max_time:
+            self.timer.start()
+        try:
+            self.checked = CheckedEngine(options.open_engine(self.stop))
+            self.hello = self.checked.hello()
+        except UserError as err:
+            raise pytest.UsageError(f"ruleproof: {err}") from None
+        except AdapterBroken as broken:  # the engine cannot start, or hello is broken: say so plainly
+            raise pytest.UsageError(
+                f"ruleproof: adapter broken ({broken.kind}): {broken.message}\n{broken.stderr[-2000:]}"
+            ) from None
+        self.reports: dict[str, Any] = {}
+        self.traces: dict[str, str] = {}
+        self.saved: list[tuple[str, str]] = []
+
+    @classmethod
+    def for_config(cls, config: pytest.Config, options: Options) -> Certification:
+        run = config.stash.get(_RUN, None)
+        if run is None:
+            run = config.stash[_RUN] = cls(config, options)
+            if options.inputs is not None and options.inputs.baseline is not None:
+                from ruleproof.run.expect import baseline_warnings
+
+                for warning in baseline_warnings(run.games(), options.inputs.baseline, run.hello["engine"]):
+                    warnings.warn(warning, stacklevel=1)
+        return run
+
+    def games(self) -> list[str]:
+        from ruleproof.run.certification import games_to_certify
+
+        try:
+            return games_to_certify(self.options.games, self.hello)
+        except UserError as err:
+            raise pytest.UsageError(f"ruleproof: {str(err).replace('--game', f'{PREFIX}game')}") from None
+
+    def clauses(self, game: str) -> list[str]:
+        from ruleproof.properties import properties_for
+
+        return list(properties_for(game).all_clauses())
+
+    def report(self, game: str) -> Any:
+        if game not in self.reports:
+            from ruleproof.output.files import write_traces
+            from ruleproof.run.expect import judge_game
+            from ruleproof.run.runner import PROFILES, certify_game
+
+            inputs = self.options.inputs
+            report = certify_game(
+                self.checked,
+                game,
+                PROFILES[self.options.profile],
+                seed=self.options.seed,
+                fixtures=self.options.fixtures,
+                properties=self.options.properties,
+                stop=self.stop,
+                user_fixtures=inputs.fixtures if inputs else (),
+            )
+            if inputs is not None:
+                report = judge_game(report, inputs)
+            self.reports[game] = report
+            for key, path in write_traces([report], self.options.traces, self.hello["engine"]):
+                self.saved.append((key, path))
+                self.traces.setdefault(key, path)
+        return self.reports[game]
+
+    def expected(self, game: str) -> dict[str, str]:
+        """Clause -> reason, from --ruleproof-expect."""
+        inputs = self.options.inputs
+        return inputs.expectations.reasons(game) if inputs and inputs.expectations else {}
+
+    def replay_command(self, game: str, clause: str) -> str:
+        path = self.traces.get(f"{game}:{clause}", "TRACE")
+        return shlex.join(["ruleproof", "replay", path, *self.options.engine_args])
+
+    def describe(self, game: str, failure: Any) -> str:
+        f = failure
+        together = f"with:     {', '.join(f.with_clauses)} (in the same step)" if f.with_clauses else ""
+        return "\n".join(
+            line
+            for line in [
+                f"{f.finding.clause}: {f.finding.message}",
+                f"expected: {json.dumps(f.finding.expected, default=str)}",
+                f"got:      {json.dumps(f.finding.got, default=str)}",
+                together,
+                f"shrunk trace ({len(f.trace.events)} steps): {json.dumps(f.trace.moves())[:2000]}",
+                f"replay: {self.replay_command(game, f.finding.clause)}",
+            ]
+            if line
+        )
+
+    def finish(self, part: str | None = None) -> None:
+        """The files asked for (--ruleproof-json, -junit, -html, -summary), from the games certified here;
+        under pytest-xdist a worker writes its ``part`` of the certificate for the controller to join."""
+        from ruleproof.model.certificate import Certificate
+
+        self.timer.cancel()
+        self.checked.close()
+        if not self.reports or not (file_handlers(self.options) or part):
+            return
+        opts = self.options
+        cert = Certificate(
+            self.hello["engine"],
+            opts.profile,
+            opts.seed,
+            tuple(self.reports.values()),
+            opts.engine_args,
+            tuple(self.saved),
+            expect_file=opts.expect,
+            baseline_file=opts.baseline,
+            interrupted=self.stop.reason or None,
+            created=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        )
+        if part is not None:
+            from ruleproof.output.files import write_atomic
+
+            write_atomic(parts_dir(opts) / f"{part}.json", json.dumps(cert.to_json()))
+        else:
+            write_files(opts, cert)
+
+
+def file_handlers(options: Options) -> list[Any]:
+    from ruleproof.cli.commands import file_handlers as handlers
+
+    return handlers(options)
+
+
+def write_files(options: Options, cert: Any) -> None:
+    from ruleproof.run.events import RunFinished
+
+    for handler in file_handlers(options):
+        handler.handle(RunFinished(cert))
+
+
+def parts_dir(options: Options) -> Path:
+    """Where pytest-xdist workers leave their parts of the certificate (inside --ruleproof-traces)."""
+    folder = options.traces / ".certificate-parts"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    worker = getattr(config, "workerinput", None)
+    run = config.stash.get(_RUN, None)
+    if run is not None:
+        run.finish(part=worker["workerid"] if worker else None)
+    elif worker is None and config.pluginmanager.hasplugin("xdist"):
+        _join_parts(config)  # the output paths come from the flags or the ini file here (no collection)
+
+
+def _join_parts(config: pytest.Config) -> None:
+    """The controller of a pytest-xdist session: the workers' parts joined into one certificate."""
+    import shutil
+
+    from ruleproof.model.certificate import Certificate
 
     try:
-        cert = Certification(options)
-        config.stash[_CERT] = cert
-        games = cert.games()
-        if options.inputs is not None and options.inputs.baseline is not None:
-            from ruleproof.run.expect import baseline_warnings
-
-            for warning in baseline_warnings(games, options.inputs.baseline, cert.checked.hello()["engine"]):
-                warnings.warn(warning, stacklevel=1)
-    except AdapterBroken as broken:  # the engine cannot start, or hello is broken: say so plainly
-        raise pytest.UsageError(
-            f"ruleproof: adapter broken ({broken.kind}): {broken.message}\n{broken.stderr[-2000:]}"
-        ) from None
-    except UsageError as err:
-        raise pytest.UsageError(f"ruleproof: {err}") from None
-    for game in games:
-        clause_items = [
-            ClauseItem.from_parent(session, name=f"{game}::{clause}", game=game, clause=clause, certification=cert)
-            for clause in cert.clauses(game)
-        ]
-        expected = cert.expected(game)
-        for item in clause_items:
-            if item.clause in expected:
-                item.add_marker(pytest.mark.xfail(reason=expected[item.clause], strict=True, raises=ClauseFailed))
-        verdict = GameVerdictItem.from_parent(
-            session, name=f"{game}::verdict", game=game, clause="verdict", certification=cert
-        )
-        for item in [*clause_items, verdict]:
-            # under pytest-xdist --dist loadgroup, one worker certifies a game once for all its items
-            item.add_marker(pytest.mark.xdist_group(f"ruleproof-{game}"))
-            items.append(item)
+        options = Options.build(settings(config), PREFIX)
+    except UserError:
+        return
+    folder = options.traces / ".certificate-parts"
+    parts = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    if not parts or not file_handlers(options):
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    certs = [Certificate.from_json(json.loads(p.read_text(encoding="utf-8"))) for p in parts]
+    write_files(options, Certificate.joined(certs))
+    shutil.rmtree(folder, ignore_errors=True)
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    cert = config.stash.get(_CERT, None)
-    if cert is not None:
-        cert.checked.close()
+_RUN = pytest.StashKey[Certification]()
 
-
-_OPTIONS = pytest.StashKey[Options]()
-_CERT = pytest.StashKey[Certification]()
-
-__all__ = ["ClauseItem", "GameVerdictItem", "options_from"]
+__all__ = ["CertifyItem", "ClauseItem", "RuleproofFile"]

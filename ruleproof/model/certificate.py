@@ -10,17 +10,28 @@ Shape (README, "The certificate")::
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from typing import Any
 
 import hypothesis
-from attrs import frozen
+from attrs import evolve, field, frozen
 
+from ruleproof import GAMES, __version__
 from ruleproof.model.engine import AdapterBroken
-from ruleproof.model.report import Failure, GameReport
+from ruleproof.model.errors import InputFileError
+from ruleproof.model.report import GameReport
+
+CERTIFICATE_FORMAT = 1  # bumped when a field changes meaning; ruleproof/schemas/certificate.json is its schema
 
 
 @frozen
 class Certificate:
+    """A whole certification: the engine, how hard it was looked at, and a report per game.
+
+    ``to_json`` is the ``--json`` file (schema ``ruleproof/schemas/certificate.json``, shipped with the
+    package); ``from_json`` reads one back, as every output and ``--baseline`` does.
+    """
+
     engine: dict[str, Any]
     profile: str
     seed: int | None
@@ -33,13 +44,15 @@ class Certificate:
     interrupted: str | None = None  # why the run stopped early ("SIGTERM", "--max-time 60s"): a partial certificate
     not_run: tuple[str, ...] = ()  # games asked for but not started because the run was interrupted
     broken: AdapterBroken | None = None  # the engine could not be started or answer hello: no game was run
+    created: str = ""  # when the run ended (ISO 8601, UTC); metadata, like the timings
+    versions: dict[str, str] = field(factory=lambda: {"ruleproof": __version__, "hypothesis": hypothesis.__version__})
 
     @property
     def verdict(self) -> str:
         """broken, fail, then interrupted or untested (neither is a pass), else pass."""
         if self.broken is not None:
             return "broken"
-        verdicts = {game_verdict(r) for r in self.reports}
+        verdicts = {r.verdict for r in self.reports}
         for verdict in ("broken", "fail", "interrupted"):
             if verdict in verdicts:
                 return verdict
@@ -55,18 +68,22 @@ class Certificate:
     def replay_command(self, path: str) -> str:
         return shlex.join(["ruleproof", "replay", path, *self.engine_args])
 
-    def trace_file(self, game: str, clause: str) -> str | None:
-        """The first saved trace of this clause (a clause can fail in several fixtures)."""
-        return next((path for key, path in self.trace_files if key == f"{game}:{clause}"), None)
+    def trace_file(self, game: str, clause: str, index: int = 0) -> str | None:
+        """The saved trace of this clause's ``index``-th cause (a clause keeps up to three)."""
+        paths = [path for key, path in self.trace_files if key == f"{game}:{clause}"]
+        return paths[index] if index < len(paths) else None
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "ruleproof_certificate": CERTIFICATE_FORMAT,
             "verdict": self.verdict,
             "engine": self.engine,
             "profile": self.profile,
             "seed": self.seed,
             # the same seed gives the same certificate only under the same Hypothesis release
-            "hypothesis": hypothesis.__version__,
+            "hypothesis": self.versions.get("hypothesis"),
+            "ruleproof": self.versions.get("ruleproof"),
+            "created": self.created,
             "games": {r.game: self._game(r) for r in self.reports},
             "interrupted": self.interrupted is not None,
             **(
@@ -84,56 +101,68 @@ class Certificate:
         }
 
     def _game(self, r: GameReport) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "verdict": game_verdict(r),
-            "interrupted": r.interrupted,
-            "seconds": round(r.seconds, 3),
-            "clauses": {c: self._clause(r, c, s) for c, s in r.clauses.items()},
-            "failures": [self._failure(r.game, f) for f in r.failures],
-            "fixtures": r.fixtures,
-            "skipped": r.skipped,
-            "stats": r.stats,  # examples, steps, probes, games, engine calls, replays, seed
-        }
-        if r.stopped is not None:  # where driving stopped: the verdicts above were judged before it
-            out["stopped"] = r.stopped.to_json()
-        if r.check_errors:
-            out["check_errors"] = r.check_errors
-        if r.kit_error:
-            out["kit_error"] = r.kit_error
-        if r.baseline is not None:
-            out["baseline"] = r.baseline.to_json()
-        if r.broken is not None:
-            out["broken"] = r.broken.to_json()
+        out = r.to_json()
+        seen: dict[str, int] = {}
+        for failure, data in zip(r.failures, out["failures"], strict=True):
+            clause = failure.finding.clause
+            path = self.trace_file(r.game, clause, seen.get(clause, 0))
+            seen[clause] = seen.get(clause, 0) + 1
+            if path:
+                data["trace_file"] = path
+                data["replay"] = self.replay_command(path)
         return out
 
-    @staticmethod
-    def _clause(r: GameReport, clause: str, status: str) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": status, "hits": r.hits.get(clause, 0)}
-        if r.follows(clause):  # every cause of it came after these: a consequence, "fail, after ..."
-            out["follows"] = list(r.follows(clause))
-        if clause in r.situations:  # how often each of its readings was judged
-            out["situations"] = r.situations[clause]
-            if r.missing(clause):
-                out["missing"] = r.missing(clause)
-        if clause in r.expected:  # listed in --expect: the declared reason (also when untested)
-            out["expected"] = r.expected[clause]
-        return out
+    @classmethod
+    def from_json(cls, data: Any) -> Certificate:
+        """A certificate as ``to_json`` wrote it (``CertificateError`` naming the field that is wrong)."""
+        if not isinstance(data, dict) or not isinstance(data.get("games"), dict):
+            raise CertificateError("a certificate is a JSON object with `games`")
+        try:
+            return cls._parse(data)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise CertificateError(f"not a certificate this ruleproof reads ({type(err).__name__}: {err})") from None
 
-    def _failure(self, game: str, f: Failure) -> dict[str, Any]:
-        out = f.to_json()
-        path = self.trace_file(game, f.finding.clause)
-        if path:
-            out["trace_file"] = path
-            out["replay"] = self.replay_command(path)
-        return out
+    @classmethod
+    def _parse(cls, data: dict[str, Any]) -> Certificate:
+        games = data["games"]
+        reports = tuple(GameReport.from_json(game, g) for game, g in games.items())
+        traces = tuple(
+            (f"{game}:{f['clause']}", str(f["trace_file"]))
+            for game, g in games.items()
+            for f in g.get("failures") or ()
+            if f.get("trace_file")
+        )
+        baseline = data.get("baseline") or {}
+        return cls(
+            engine=dict(data.get("engine") or {}),
+            profile=str(data.get("profile", "")),
+            seed=data.get("seed"),
+            reports=reports,
+            trace_files=traces,
+            expect_file=data.get("expect"),
+            baseline_file=baseline.get("file"),
+            baseline_warnings=tuple(baseline.get("warnings") or ()),
+            interrupted=data.get("interrupted_by") if data.get("interrupted") else None,
+            not_run=tuple(data.get("not_run") or ()),
+            broken=AdapterBroken.from_json(data["broken"]) if data.get("broken") else None,
+            created=str(data.get("created") or ""),
+            versions={k: str(data[k]) for k in ("ruleproof", "hypothesis") if data.get(k)},
+        )
+
+    @classmethod
+    def joined(cls, parts: Sequence[Certificate]) -> Certificate:
+        """One certificate of the games certified in several runs of one engine (pytest-xdist workers,
+        each certifying other games): their games in the contract's order, and what stopped any."""
+        first = parts[0]
+        order = {g: i for i, g in enumerate(GAMES)}
+        reports = sorted((r for p in parts for r in p.reports), key=lambda r: order.get(r.game, len(order)))
+        return evolve(
+            first,
+            reports=tuple(reports),
+            trace_files=tuple(t for p in parts for t in p.trace_files),
+            interrupted=next((p.interrupted for p in parts if p.interrupted), None),
+        )
 
 
-def game_verdict(r: GameReport) -> str:
-    """The report's verdict, except that a game interrupted, or in which nothing was judged, does not pass."""
-    if r.broken is not None and r.broken.kind == "interrupted":
-        return "interrupted"  # a call cut short because the run was stopping: the engine is not to blame
-    if r.verdict != "pass":
-        return r.verdict
-    if r.interrupted:
-        return "interrupted"
-    return "pass" if any(s not in ("untested", "skipped", "covered") for s in r.clauses.values()) else "untested"
+class CertificateError(InputFileError):
+    """A file that is not a certificate this ruleproof can read (names what is wrong)."""

@@ -65,3 +65,17 @@ def all_clauses() -> dict[str, str]:
 def clause_text(clause: str) -> str | None:
     """The clause's wording, or None when no rules document states it."""
     return all_clauses().get(clause)
+
+
+@cache
+def clause_line(clause: str) -> tuple[Path, int] | None:
+    """The file and line (1-based) that states ``clause`` (``- **CLAUSE** — ...``), for a report to point at;
+    None when no rules document on disk states it."""
+    folder = rules_dir()
+    for doc in sorted(folder.iterdir(), key=lambda p: p.name):
+        if not doc.name.endswith(".md"):
+            continue
+        for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), start=1):
+            if line.lstrip().startswith(f"- **{clause}**"):
+                return Path(str(doc)), number
+    return None

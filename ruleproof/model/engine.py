@@ -10,8 +10,11 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import typing
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal, Protocol, TypeAlias, runtime_checkable
+
+from ruleproof.model.errors import UserError
 
 JSON = Any
 JSONObject = dict[str, Any]
@@ -114,7 +117,7 @@ EngineFactory = Callable[[], Engine]
 ENGINE_METHODS = ("hello", "new_game", "legal_moves", "apply", "state", "close")
 
 
-class EngineLoadError(ValueError):
+class EngineLoadError(UserError, ValueError):
     """``MODULE:FACTORY`` cannot give an engine; the message names the spec and says why, in one line."""
 
 
@@ -215,6 +218,7 @@ BrokenKind: TypeAlias = Literal[
     "interrupted",
 ]
 """Why an engine cannot be driven: ``AdapterBroken.kind``, as the certificate and reports print it."""
+BROKEN_KINDS: frozenset[str] = frozenset(typing.get_args(BrokenKind))
 
 
 class AdapterBroken(Exception):
@@ -246,3 +250,14 @@ class AdapterBroken(Exception):
             "received": self.received,
             "stderr": self.stderr,
         }
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> AdapterBroken:
+        kind = data.get("kind")
+        return cls(
+            kind if kind in BROKEN_KINDS else "crash",
+            str(data.get("message", "")),
+            sent=data.get("sent"),
+            received=data.get("received"),
+            stderr=str(data.get("stderr") or ""),
+        )

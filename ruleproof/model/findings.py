@@ -15,12 +15,13 @@ from typing import Any
 from attrs import frozen
 
 from ruleproof.model.engine import JSONObject
+from ruleproof.model.errors import InputFileError
 
 TRACE_FORMAT = 1
 EVENT_KINDS = ("new_game", "apply", "reject")
 
 
-class TraceError(ValueError):
+class TraceError(InputFileError):
     """A trace file that cannot be replayed (names the field that is wrong)."""
 
 

@@ -18,10 +18,11 @@ from attrs import evolve, frozen
 
 from ruleproof.model import schema
 from ruleproof.model.engine import JSONObject
+from ruleproof.model.errors import InputFileError
 from ruleproof.model.games import BY_NAME
 
 
-class FixtureError(ValueError):
+class FixtureError(InputFileError):
     """A fixture file that is not a valid fixture (names the file and field)."""
 
 

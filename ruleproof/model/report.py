@@ -1,7 +1,8 @@
 """What the certification of one game found: a verdict per clause and the failures.
 
-``GameReport`` is filled by the runner and read by the certificate, the
-terminal report and the pytest plugin.  A clause's status is one of
+``GameReport`` is built by the runner once a game ends, and read by the certificate, every output
+and the pytest plugin; ``to_json`` and ``from_json`` are the certificate's game entry, both ways.
+A clause's status is one of
 ``STATUSES``; ``pass`` means exercised and never violated, ``untested`` that
 nothing reached it (never shown as passed), ``partial`` that it was exercised
 and never violated but not in every situation it names (``missing`` says
@@ -13,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs import define, field, frozen
+from attrs import field, frozen
 
 from ruleproof.model.engine import JSON, AdapterBroken, JSONObject, State
-from ruleproof.model.findings import Finding, Trace
+from ruleproof.model.findings import Event, Finding, Trace
 
 STATUSES = ("pass", "partial", "fail", "untested", "skipped", "covered", "xfail", "xpass")
 # xfail: failed and listed in --expect; xpass: listed but passed (the list is out of date: an unexpected result)
@@ -33,6 +34,10 @@ class BaselineDiff:
 
     def to_json(self) -> JSONObject:
         return {"regressions": list(self.regressions), "fixed": list(self.fixed), "untested": list(self.untested)}
+
+    @classmethod
+    def from_json(cls, data: JSONObject) -> BaselineDiff:
+        return cls(*(tuple(str(c) for c in data.get(k) or ()) for k in ("regressions", "fixed", "untested")))
 
 
 # Failure.unconfirmed when a replay ran and did not show the clause again: the only case that says "nondeterministic"
@@ -84,6 +89,26 @@ class Failure:
             "states": list(self.states),
         }
 
+    @classmethod
+    def from_json(cls, data: JSONObject, game: str) -> Failure:
+        """A failure as a certificate gives it (``to_json``; a trace file's path and replay command are the
+        certificate's)."""
+        events = tuple(Event.from_json(e) for e in data.get("trace") or ())
+        finding = Finding.from_json(data)
+        return cls(
+            finding,
+            Trace(game, events, finding),
+            str(data.get("source", "")),
+            bool(data.get("confirmed")),
+            float(data.get("seconds") or 0.0),
+            int(data.get("original_steps") or 0),
+            int(data.get("violations") or 1),
+            tuple(data.get("states") or ()),
+            str(data.get("unconfirmed") or ""),
+            tuple(str(c) for c in data.get("with") or ()),
+            tuple(str(c) for c in data.get("follows") or ()),
+        )
+
 
 @frozen
 class Stopped:
@@ -100,28 +125,41 @@ class Stopped:
             out["request"] = self.request
         return out
 
+    @classmethod
+    def from_json(cls, data: JSONObject) -> Stopped:
+        return cls(
+            str(data.get("stage", "")), int(data.get("calls") or 0), str(data.get("reason", "")), data.get("request")
+        )
 
-@define
+
+@frozen
 class GameReport:
+    """One game's certification, built once when it ends (``ruleproof.run.runner``); declared deviations
+    and a baseline give a new report (``ruleproof.run.expect``), never a changed one."""
+
     game: str
     clauses: dict[str, str] = field(factory=dict)  # clause -> a status of STATUSES
-    failures: list[Failure] = field(factory=list)
+    failures: tuple[Failure, ...] = ()
     broken: AdapterBroken | None = None
     stopped: Stopped | None = None  # set when broken or interrupted: the verdicts so far stand
     interrupted: bool = False
     kit_error: str = ""  # a bug of ruleproof that stopped this game (then `interrupted`: nothing judged past it)
-    skipped: list[str] = field(factory=list)  # setups or fixtures skipped, and why
+    skipped: tuple[str, ...] = ()  # setups or fixtures skipped, and why
     fixtures: dict[str, str] = field(factory=dict)  # fixture id -> status
-    hits: dict[str, int] = field(factory=dict)
+    hits: dict[str, int] = field(factory=dict)  # clause -> times judged
+    violations: dict[str, int] = field(factory=dict)  # clause -> times violated (every cause, fixtures included)
     situations: dict[str, dict[str, int]] = field(factory=dict)  # clause -> situation -> times judged (0: missing)
     stats: dict[str, Any] = field(factory=dict)  # examples, steps, probes, calls, replays
-    check_errors: list[str] = field(factory=list)  # a check that crashed on a state (a kit bug)
+    check_errors: tuple[str, ...] = ()  # a check that crashed on a state (a kit bug)
     seconds: float = 0.0
     expected: dict[str, str] = field(factory=dict)  # clause -> reason, from --expect
     baseline: BaselineDiff | None = None  # set by --baseline
 
     @property
     def verdict(self) -> str:
+        """broken, fail, interrupted (a run stopped early never passes), untested (nothing judged), or pass."""
+        if self.broken is not None and self.broken.kind == "interrupted":
+            return "interrupted"  # a call cut short because the run was stopping: the engine is not to blame
         if self.broken is not None:
             return "broken"
         # a failure whose clause is not in the table counts as unexpected too
@@ -129,7 +167,15 @@ class GameReport:
         unexpected = unexpected or any(s in UNEXPECTED for s in self.clauses.values())
         if unexpected or (self.baseline is not None and self.baseline.regressions):
             return "fail"
-        return "pass"
+        if self.interrupted:
+            return "interrupted"
+        judged = any(s not in ("untested", "skipped", "covered") for s in self.clauses.values())
+        return "pass" if judged else "untested"
+
+    def checks(self, clause: str) -> int:
+        """How often ``clause`` was judged: every hit, and every violation (a fixture's failed expectation
+        judges its clause too, once)."""
+        return max(self.hits.get(clause, 0), self.violations.get(clause, 0))
 
     def missing(self, clause: str) -> list[str]:
         """The situations of ``clause`` no run reached."""
@@ -177,6 +223,68 @@ class GameReport:
     def consequences(self) -> list[str]:
         return [c for c in dict.fromkeys(f.finding.clause for f in self.failures) if self.follows(c)]
 
+    def clause_json(self, clause: str) -> JSONObject:
+        """A clause's line of the certificate."""
+        out: JSONObject = {"status": self.clauses.get(clause, "untested"), "hits": self.checks(clause)}
+        if self.follows(clause):  # every cause of it came after these: a consequence, "fail, after ..."
+            out["follows"] = list(self.follows(clause))
+        if clause in self.situations:  # how often each of its readings was judged
+            out["situations"] = self.situations[clause]
+            if self.missing(clause):
+                out["missing"] = self.missing(clause)
+        if clause in self.expected:  # listed in --expect: the declared reason (also when untested)
+            out["expected"] = self.expected[clause]
+        if self.baseline is not None:  # the baseline's word on this clause, on its row
+            change = next((k for k, cs in self.baseline.to_json().items() if clause in cs), None)
+            if change is not None:
+                out["baseline"] = change
+        return out
+
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {
+            "verdict": self.verdict,
+            "interrupted": self.interrupted,
+            "seconds": round(self.seconds, 3),
+            "clauses": {c: self.clause_json(c) for c in self.clauses},
+            "failures": [f.to_json() for f in self.failures],
+            "fixtures": self.fixtures,
+            "skipped": list(self.skipped),
+            "stats": self.stats,  # examples, steps, probes, games, engine calls, replays, seed
+            "violations": self.violations,
+        }
+        for name, value in (("stopped", self.stopped), ("baseline", self.baseline), ("broken", self.broken)):
+            if value is not None:  # stopped: where driving stopped; the verdicts above were judged before it
+                out[name] = value.to_json()
+        if self.check_errors:
+            out["check_errors"] = list(self.check_errors)
+        if self.kit_error:
+            out["kit_error"] = self.kit_error
+        return out
+
+    @classmethod
+    def from_json(cls, game: str, data: JSONObject) -> GameReport:
+        """A game of a certificate, as ``to_json`` wrote it."""
+        clauses = data.get("clauses") or {}
+        return cls(
+            game,
+            clauses={c: str(v.get("status", "untested")) for c, v in clauses.items()},
+            failures=tuple(Failure.from_json(f, game) for f in data.get("failures") or ()),
+            broken=AdapterBroken.from_json(data["broken"]) if data.get("broken") else None,
+            stopped=Stopped.from_json(data["stopped"]) if data.get("stopped") else None,
+            interrupted=bool(data.get("interrupted")),
+            kit_error=str(data.get("kit_error") or ""),
+            skipped=tuple(data.get("skipped") or ()),
+            fixtures=dict(data.get("fixtures") or {}),
+            hits={c: int(v.get("hits") or 0) for c, v in clauses.items()},
+            violations=dict(data.get("violations") or {}),
+            situations={c: v["situations"] for c, v in clauses.items() if "situations" in v},
+            stats=dict(data.get("stats") or {}),
+            check_errors=tuple(data.get("check_errors") or ()),
+            seconds=float(data.get("seconds") or 0.0),
+            expected={c: str(v["expected"]) for c, v in clauses.items() if "expected" in v},
+            baseline=BaselineDiff.from_json(data["baseline"]) if data.get("baseline") else None,
+        )
+
 
 def family(clause: str) -> str:
     """The rule section a clause belongs to: its ID without the last dash-separated part."""
@@ -200,6 +308,8 @@ class Kill:
         mine = report.failures_of(planted)
         caught = any(not f.follows for f in mine)
         together = {c for f in mine for c in f.with_clauses}
+        # broken in the same step as it, seen from either side
+        together |= {c for c in failing if any(planted in f.with_clauses for f in report.failures_of(c))}
         unclean = tuple(c for c in failing if c != planted and family(c) != family(planted) and c not in together)
         unmarked = tuple(c for c in unclean if not report.follows(c))
         return cls(caught, caught and not unclean, caught and not unmarked, unclean, unmarked)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ruleproof.model.report import GameReport
+from ruleproof.run.events import Event, RunFinished
 
 _UMASK = os.umask(0o22)
 os.umask(_UMASK)
@@ -51,3 +52,14 @@ def write_traces(reports: Iterable[GameReport], folder: Path, engine: dict[str, 
             write_atomic(path, json.dumps(data, indent=1) + "\n")
             saved.append((f"{r.game}:{f.finding.clause}", str(path)))
     return saved
+
+
+class CertificateFile:
+    """``--json``: the certificate, written when the run finishes (whatever the verdict)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, RunFinished):
+            write_atomic(self.path, json.dumps(event.certificate.to_json(), indent=1, default=str) + "\n")

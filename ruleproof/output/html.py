@@ -13,6 +13,7 @@ import base64
 import hashlib
 from collections.abc import Mapping
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from attrs import frozen
@@ -20,8 +21,10 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from ruleproof.model.clauses import clause_text
+from ruleproof.output.files import write_atomic
 from ruleproof.output.render import Step, differing, length_note, step_line, steps_of, unconfirmed_note
 from ruleproof.output.table import TableView, compact, table_of
+from ruleproof.run.events import Event, RunFinished
 
 # Filters offered above every clause table, in this order; a status outside
 # this list (a newer runner's) still gets its own filter after these.
@@ -218,3 +221,14 @@ def render_html(certificate: Mapping[str, Any]) -> str:
             csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; img-src data:",
         )
     )
+
+
+class HtmlFile:
+    """``--html``: the report as one page, embedding the certificate it draws, written when the run finishes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, RunFinished):
+            write_atomic(self.path, render_html(event.certificate.to_json()))

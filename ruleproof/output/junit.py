@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 from ruleproof.model.certificate import Certificate
 from ruleproof.model.report import GameReport
+from ruleproof.output.files import write_atomic
+from ruleproof.run.events import Event, RunFinished
 
 
 def junit_xml(cert: Certificate) -> str:
@@ -114,3 +117,14 @@ def _clause_outcome(cert: Certificate, r: GameReport, clause: str, status: str, 
         ET.SubElement(case, "skipped", message=status + listed)
         return "skipped"
     return ""
+
+
+class JUnitFile:
+    """``--junit``: the JUnit XML, written when the run finishes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, RunFinished):
+            write_atomic(self.path, junit_xml(event.certificate))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from attrs import define, field
@@ -75,17 +76,21 @@ class FindingStore:
     causes: dict[tuple[str, str], Cause] = field(factory=dict)
     fixtures: dict[str, Fixture] = field(factory=dict)  # source -> the fixture run under it
     counts: Counter[str] = field(factory=Counter)  # clause -> violations seen, every cause counted
+    on_new: Callable[[Finding], None] = lambda finding: None  # told when a clause fails for the first time
 
     def clauses(self) -> set[str]:
         return {clause for clause, _ in self.causes}
 
     def sink(self, finding: Finding, session: Session) -> None:
         clause, key = finding.clause, finding.key
+        if not self.counts[clause]:
+            self.on_new(finding)
         self.counts[clause] += 1
         depth, prior = session.moves_in_game(), session.prior - {clause}
         cause = self.causes.get(key)
         if cause is None:
-            if sum(1 for c, _ in self.causes if c == clause) >= MAX_CAUSES:
+            # a fixture's scripted expectation takes no place: the report shows it only when nothing else did
+            if not finding.signature.startswith("fixture:") and self._kept(clause) >= MAX_CAUSES:
                 return  # counted; this clause already shows enough distinct causes
             now = time.perf_counter() - self.started
             occurrence = Occurrence(finding, session.trace(finding), self.source, now, depth, prior)
@@ -100,6 +105,9 @@ class FindingStore:
             cause.clean = self._occurrence(finding, session, depth, prior)
             if cause.kept.prior:  # a fixture's counterexample that followed another deviation gives way
                 cause.kept = cause.clean
+
+    def _kept(self, clause: str) -> int:
+        return sum(1 for c, sig in self.causes if c == clause and not sig.startswith("fixture:"))
 
     def _occurrence(self, finding: Finding, session: Session, depth: int, prior: frozenset[str]) -> Occurrence:
         return Occurrence(

@@ -31,6 +31,7 @@ from hypothesis.errors import Unsatisfiable
 
 from ruleproof import GAMES
 from ruleproof.model.engine import AdapterBroken, JSONObject, Move, Unsupported, load_factory
+from ruleproof.model.errors import UsageError
 from ruleproof.model.findings import Event, Finding, Setup, Trace
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import GameProperties
@@ -70,7 +71,7 @@ DIFF_PROFILES = {
 }
 
 
-class DiffUsage(Exception):
+class DiffUsage(UsageError):
     """A wrong call (exit status 2): the message names the argument."""
 
 

@@ -21,17 +21,16 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from attrs import frozen
+import hypothesis
+from attrs import evolve, frozen
 
+from ruleproof.model import schema
+from ruleproof.model.certificate import Certificate, CertificateError
+from ruleproof.model.errors import InputFileError
 from ruleproof.model.fixtures import Fixture
 from ruleproof.model.report import BaselineDiff, GameReport
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from ruleproof.model.certificate import Certificate
 
 PASSED = frozenset({"pass", "partial", "xpass"})  # judged and never violated (partial: not in every situation)
 FAILED = frozenset({"fail", "xfail"})  # judged and violated
@@ -41,7 +40,7 @@ _HEADER = re.compile(r"""^\s*\[\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*\]"
 _KEY = re.compile(r"""^\s*(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
 
 
-class ExpectError(ValueError):
+class ExpectError(InputFileError):
     """An expectations or baseline file that cannot be used; the message names the file and line or field."""
 
     def __init__(self, message: str, flag: str = "expect") -> None:
@@ -124,25 +123,21 @@ def _toml_type(value: Any) -> str:
     return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
 
 
-def apply_expectations(report: GameReport, expectations: Expectations) -> None:
-    """Turn the listed clauses' fail into xfail and pass into xpass; untested and skipped stay.
+def apply_expectations(report: GameReport, expectations: Expectations) -> GameReport:
+    """The report with the listed clauses' fail as xfail and pass as xpass; untested and skipped stay.
 
     A failure that only follows listed deviations (every cause of it came after one: ``follows``) is
     their consequence, expected with them: xfail too, its reason naming what it follows, so a house
     rule is declared once, not once per clause it drags along.
     """
     reasons = dict(expectations.reasons(report.game))
-    for clause, status in list(report.clauses.items()):
+    for clause, status in report.clauses.items():
         follows = report.follows(clause)
         if status == "fail" and clause not in reasons and follows and set(follows) <= set(reasons):
             reasons[clause] = f"a consequence of {', '.join(follows)} (declared)"
-    report.expected = reasons
-    for clause in reasons:
-        now = report.clauses.get(clause)
-        if now == "fail":
-            report.clauses[clause] = "xfail"
-        elif now == "pass":
-            report.clauses[clause] = "xpass"
+    swap = {"fail": "xfail", "pass": "xpass"}
+    clauses = {c: swap.get(s, s) if c in reasons else s for c, s in report.clauses.items()}
+    return evolve(report, clauses=clauses, expected=reasons)
 
 
 def differences(reports: Iterable[GameReport], expectations_path: str | None) -> list[str]:
@@ -167,11 +162,19 @@ def listed_untested(report: GameReport) -> list[str]:
 
 @frozen
 class Baseline:
-    """The parts of an earlier certificate a comparison needs."""
+    """An earlier certificate (``--baseline``), read by ``Certificate.from_json``, and where it came from."""
 
     path: str
-    engine: Any
-    games: dict[str, dict[str, str]]  # game -> clause -> status
+    certificate: Certificate
+
+    @property
+    def engine(self) -> dict[str, Any]:
+        return self.certificate.engine
+
+    @property
+    def games(self) -> dict[str, dict[str, str]]:
+        """game -> clause -> status"""
+        return {r.game: dict(r.clauses) for r in self.certificate.reports}
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -183,22 +186,15 @@ def load_baseline(path: str | Path) -> Baseline:
         raise ExpectError(f"{p}: cannot read ({err.__class__.__name__}: {err})", "baseline") from None
     except json.JSONDecodeError as err:
         raise ExpectError(f"{p}: not JSON ({err})", "baseline") from None
-    if not isinstance(data, dict) or not isinstance(data.get("games"), dict):
+    try:
+        schema.check("certificate", None, data, str(p))
+        return Baseline(str(p), Certificate.from_json(data))
+    except schema.SchemaError as err:
         raise ExpectError(
-            f"{p}: games: missing; a baseline is a certificate written by `ruleproof certify --json`", "baseline"
-        )
-    games: dict[str, dict[str, str]] = {}
-    for game, body in data["games"].items():
-        clauses = body.get("clauses") if isinstance(body, dict) else None
-        if not isinstance(clauses, dict):
-            raise ExpectError(f"{p}: games.{game}.clauses: missing or not an object", "baseline")
-        games[game] = {}
-        for clause, entry in clauses.items():
-            status = entry.get("status") if isinstance(entry, dict) else None
-            if not isinstance(status, str):
-                raise ExpectError(f"{p}: games.{game}.clauses.{clause}.status: missing or not a string", "baseline")
-            games[game][clause] = status
-    return Baseline(str(p), data.get("engine"), games)
+            f"{err}; a baseline is a certificate written by `ruleproof certify --json`", "baseline"
+        ) from None
+    except CertificateError as err:
+        raise ExpectError(f"{p}: {err}", "baseline") from None
 
 
 def compare(report: GameReport, before: Mapping[str, str]) -> BaselineDiff:
@@ -231,15 +227,21 @@ def baseline_warnings(games: Sequence[str], baseline: Baseline, engine: Any) -> 
     if sorted(baseline.games) != sorted(games):
         had, now = ", ".join(sorted(baseline.games)) or "none", ", ".join(sorted(games))
         warnings.append(f"the baseline {baseline.path} has games {had}, this run {now}")
+    was = baseline.certificate.versions.get("hypothesis")
+    if was and was != hypothesis.__version__:
+        warnings.append(
+            f"the baseline {baseline.path} was made with Hypothesis {was}, this run uses {hypothesis.__version__}: "
+            "the same seed explores other games under another Hypothesis release, so a clause may change "
+            "verdict without the engine changing (README, 'Same seed, same certificate')"
+        )
     return warnings
 
 
-def apply_baseline(reports: Sequence[GameReport], baseline: Baseline, engine: Any) -> list[str]:
-    """Attach each game's comparison; returns the warnings."""
-    for r in reports:
-        if r.game in baseline.games:
-            r.baseline = compare(r, baseline.games[r.game])
-    return baseline_warnings([r.game for r in reports], baseline, engine)
+def apply_baseline(report: GameReport, baseline: Baseline) -> GameReport:
+    """The report with its comparison to the baseline's game, when the baseline has that game."""
+    if report.game not in baseline.games:
+        return report
+    return evolve(report, baseline=compare(report, baseline.games[report.game]))
 
 
 @frozen
@@ -263,12 +265,13 @@ def load_inputs(expect: str | None, baseline: str | None, fixture_dirs: Sequence
     )
 
 
-def judge_game(report: GameReport, inputs: RunInputs) -> None:
-    """Apply the expectations, then the baseline (so a listed clause is never a regression)."""
+def judge_game(report: GameReport, inputs: RunInputs) -> GameReport:
+    """The report judged by the expectations, then the baseline (so a listed clause is never a regression)."""
     if inputs.expectations is not None:
-        apply_expectations(report, inputs.expectations)
-    if inputs.baseline is not None and report.game in inputs.baseline.games:
-        report.baseline = compare(report, inputs.baseline.games[report.game])
+        report = apply_expectations(report, inputs.expectations)
+    if inputs.baseline is not None:
+        report = apply_baseline(report, inputs.baseline)
+    return report
 
 
 def expectation_notes(report: GameReport) -> dict[str, str]:
@@ -283,26 +286,3 @@ def expectation_notes(report: GameReport) -> dict[str, str]:
         elif status == "xfail":
             notes[clause] = f"listed: {reason}"
     return notes
-
-
-def print_differences(out: Console, cert: Certificate) -> None:
-    """After the tables: what differs from the declared expectations and from the baseline."""
-    from rich.markup import escape
-
-    for line in differences(cert.reports, cert.expect_file) if (cert.expect_file or cert.baseline_file) else []:
-        out.print(f"[bold red]{escape(line)}[/]")
-    for r in cert.reports:
-        untested = listed_untested(r)
-        if untested:
-            out.print(f"[yellow]{r.game}: listed and not judged in this run:[/] {escape(', '.join(untested))}")
-        if r.baseline is not None:
-            b = r.baseline
-            parts = [
-                f"{len(b.regressions)} regressions",
-                f"{len(b.fixed)} fixed",
-                f"{len(b.untested)} no longer judged",
-            ]
-            out.print(f"{r.game} against the baseline: {', '.join(parts)}")
-            for name, clauses in (("regressions", b.regressions), ("fixed", b.fixed), ("untested", b.untested)):
-                if clauses:
-                    out.print(f"  {name}: {escape(', '.join(clauses))}")

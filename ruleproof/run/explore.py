@@ -40,6 +40,8 @@ from ruleproof.transport.checked import CheckedEngine
 
 # one step in ILLEGAL_ODDS tries a forbidden move; the rest play legal moves
 ILLEGAL_ODDS = 8
+# the exploration tells how far it has got after every example, and every this many steps
+PROGRESS_EVERY = 50
 # one example in GameProperties.long_odds (4 by default) runs LONG_FACTOR times the profile's steps
 LONG_FACTOR = 4
 # a state whose moves the engine refused this many times in a row ends the game (nothing more to learn)
@@ -77,6 +79,7 @@ class Exploration:
     sink: Sink
     on_skip: Callable[[Setup, str], None] = lambda setup, why: None
     should_stop: Callable[[], bool] = lambda: False
+    on_progress: Callable[[dict[str, int]], None] = lambda stats: None  # told the stats now and then
     broken: AdapterBroken | None = None
     halted: bool = False
     stats: dict[str, int] = field(factory=lambda: {"examples": 0, "steps": 0, "probes": 0, "games": 0})
@@ -106,7 +109,10 @@ def explore(run: Exploration, steps: int, config: settings, seed: int | None = N
             run.stats["steps"] += 1
             probe, pick = draw_step(data)
             walker.guard(functools.partial(walker.step, probe, pick))
+            if run.stats["steps"] % PROGRESS_EVERY == 0:
+                run.on_progress(run.stats)
         walker.guard(walker.teardown)
+        run.on_progress(run.stats)
 
     draws.explore(example, config, seed)
 

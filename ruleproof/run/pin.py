@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from ruleproof.model.engine import EngineError, JSONObject
+from ruleproof.model.errors import InputFileError
 from ruleproof.model.findings import Event, Trace, TraceError
 from ruleproof.model.fixtures import Fixture, FixtureError
 from ruleproof.run.fixtures import validate
 
 
-class PinError(ValueError):
+class PinError(InputFileError):
     """A trace that cannot become a fixture; the message says why."""
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
-from attrs import define, frozen
+from attrs import define, field, frozen
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis.errors import Unsatisfiable
 
@@ -30,6 +30,7 @@ from ruleproof.model.report import NOT_REPRODUCED, Failure, GameReport, Stopped
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import GameProperties, Ledger
 from ruleproof.run.causes import Cause, FindingStore
+from ruleproof.run.events import ClauseFailed, Emit, Explored, GameStarted, StageStarted, nothing
 from ruleproof.run.explore import Exploration, explore
 from ruleproof.run.fixtures import fixtures_for, run_fixture
 from ruleproof.run.minimize import lenient_replay, minimize
@@ -38,8 +39,6 @@ from ruleproof.run.smoke import smoke
 from ruleproof.transport.checked import CheckedEngine
 
 __all__ = ["PROFILES", "Profile", "certify_game"]
-
-Progress = Callable[[str, str], None]  # (game, message)
 
 
 @frozen
@@ -116,7 +115,7 @@ def certify_game(  # noqa: PLR0913 - keyword options of the public API, passed b
     profile: Profile,
     *,
     seed: int | None = None,
-    progress: Progress = lambda game, msg: None,
+    emit: Emit = nothing,
     fixtures: bool = True,
     properties: bool = True,
     stop_after: str | None = None,
@@ -125,68 +124,99 @@ def certify_game(  # noqa: PLR0913 - keyword options of the public API, passed b
 ) -> GameReport:
     """Certify one game: smoke, fixtures, one exploration, then minimize; a verdict per clause.
 
-    ``stop_after`` ends the exploration once that clause has failed (the mutant
-    gallery's tests use it); ``stop`` ends it when set (the run is then
-    ``interrupted`` and keeps the verdicts so far).
+    ``emit`` is told what happens (``ruleproof.run.events``); ``stop_after`` ends the exploration
+    once that clause has failed (the mutant gallery's tests use it); ``stop`` ends it when set (the
+    run is then ``interrupted`` and keeps the verdicts so far).
     """
     started = time.perf_counter()
     props_cls = properties_for(game)
-    run = GameRun(
-        engine,
-        props_cls,
-        Ledger(),
-        FindingStore(started),
-        GameReport(game),
-        progress,
-        stop or threading.Event(),
-        stop_after,
-    )
-    report, ledger, store = run.report, run.ledger, run.store
-    calls0, stage = engine.calls, "smoke"
-    declared: JSONObject = {}
+    store = FindingStore(started, on_new=lambda f: emit(ClauseFailed(game, f.clause, f.message)))
+    run = GameRun(engine, props_cls, Ledger(), store, Draft(game), emit, stop or threading.Event())
+    run.stop_after = stop_after
+    emit(GameStarted(game, profile.max_examples, max(10, int(profile.steps * props_cls.step_scale))))
+    declared = _stages(run, profile, seed, fixtures=fixtures, properties=properties, user=user_fixtures)
+    return run.draft.freeze(props_cls, declared, run, time.perf_counter() - started)
+
+
+def _stages(
+    run: GameRun, profile: Profile, seed: int | None, *, fixtures: bool, properties: bool, user: Sequence[Fixture]
+) -> JSONObject:
+    """Smoke, fixtures, exploration and minimizing, until one breaks or a stop; the engine's hello entry."""
+    engine, draft, game = run.engine, run.draft, run.draft.game
+    calls0, explored, declared = engine.calls, engine.calls, {}
     try:
-        progress(game, "smoke stage")
-        declared = smoke(engine, game, ledger, store.sink)
+        run.stage("smoke")
+        declared = smoke(engine, game, run.ledger, run.store.sink)
         if fixtures:
-            stage = "fixtures"
-            _run_fixtures(run, fixtures_for(game, declared, user_fixtures))
-        stage = "properties"
+            run.stage("fixtures")
+            _run_fixtures(run, fixtures_for(game, declared, user))
+        run.current = "properties"  # the exploration says so itself, with its budget
         explored = engine.calls
         if properties and not run.should_stop():
             _explore(run, declared, profile, seed)
         if not run.stopping.is_set():  # a stop keeps what was found: nothing more is minimized
-            stage = "minimizing"
-            progress(game, "minimizing counterexamples")
+            run.stage("minimizing")
             _minimize_all(run, profile, engine.calls - explored, declared)
     except AdapterBroken as broken:
         if broken.kind == "interrupted":  # a call cut short because the run is stopping: not the engine's fault
             run.stopping.set()
         else:
-            report.broken = broken
-            report.stopped = Stopped(stage, engine.calls - calls0, f"{broken.kind}: {broken.message}", broken.sent)
+            draft.broken = broken
+            draft.stopped = Stopped(run.current, engine.calls - calls0, f"{broken.kind}: {broken.message}", broken.sent)
     except Exception as exc:  # a bug of the kit itself: the run stops, and what was judged is still written
-        report.kit_error = _kit_error(exc)
+        draft.kit_error = _kit_error(exc)
         run.stopping.set()
-    if report.broken is None and run.stopping.is_set():
-        report.interrupted = True
-        why = f"a bug of ruleproof stopped the run: {report.kit_error}" if report.kit_error else "stopped on request"
-        report.stopped = Stopped(stage, engine.calls - calls0, f"interrupted: {why}")
-    if report.broken is not None or report.interrupted:
-        progress(game, "confirming what was found")
+    if draft.broken is None and run.stopping.is_set():
+        draft.interrupted = True
+        why = f"a bug of ruleproof stopped the run: {draft.kit_error}" if draft.kit_error else "stopped on request"
+        draft.stopped = Stopped(run.current, engine.calls - calls0, f"interrupted: {why}")
+    if draft.broken is not None or draft.interrupted:
+        run.stage("confirming")
         _keep_unminimized(run)  # the verdicts so far stand, with their traces as recorded
-    report.hits = dict(ledger.hits)
-    report.situations = {
-        clause: {name: ledger.situations.get(clause, Counter())[name] for name in names}
-        for clause, names in props_cls.situations.items()
-    }
-    report.check_errors = [f"{what} (x{n})" for what, n in ledger.check_errors.items()]
-    report.stats["calls"] = engine.calls - calls0
-    report.clauses = verdicts(props_cls, declared, ledger, report)
-    report.seconds = time.perf_counter() - started
-    return report
+    draft.stats["calls"] = engine.calls - calls0
+    return declared
 
 
-@frozen
+@define
+class Draft:
+    """A game's report while it is being certified; ``freeze`` makes the ``GameReport``."""
+
+    game: str
+    failures: list[Failure] = field(factory=list)
+    broken: AdapterBroken | None = None
+    stopped: Stopped | None = None
+    interrupted: bool = False
+    kit_error: str = ""
+    skipped: list[str] = field(factory=list)
+    fixtures: dict[str, str] = field(factory=dict)
+    stats: dict[str, Any] = field(factory=dict)
+
+    def freeze(self, props_cls: type[GameProperties], declared: JSONObject, run: GameRun, seconds: float) -> GameReport:
+        ledger = run.ledger
+        situations = {
+            clause: {name: ledger.situations.get(clause, Counter())[name] for name in names}
+            for clause, names in props_cls.situations.items()
+        }
+        return GameReport(
+            self.game,
+            clauses=verdicts(props_cls, declared, ledger, self.failures),
+            failures=tuple(self.failures),
+            broken=self.broken,
+            stopped=self.stopped,
+            interrupted=self.interrupted,
+            kit_error=self.kit_error,
+            skipped=tuple(self.skipped),
+            fixtures=self.fixtures,
+            hits=dict(ledger.hits),
+            violations=dict(run.store.counts),
+            situations=situations,
+            stats=self.stats,
+            check_errors=tuple(f"{what} (x{n})" for what, n in ledger.check_errors.items()),
+            seconds=seconds,
+        )
+
+
+@define
 class GameRun:
     """One game's certification in progress: what every stage reads and records into."""
 
@@ -194,10 +224,15 @@ class GameRun:
     props_cls: type[GameProperties]
     ledger: Ledger
     store: FindingStore
-    report: GameReport
-    progress: Progress
+    draft: Draft
+    emit: Emit
     stopping: threading.Event
-    stop_after: str | None
+    stop_after: str | None = None
+    current: str = "smoke"  # the stage running now
+
+    def stage(self, name: str, detail: str = "") -> None:
+        self.current = name
+        self.emit(StageStarted(self.draft.game, name, detail))
 
     def should_stop(self) -> bool:
         """A stop was requested, or ``stop_after``'s clause has failed."""
@@ -205,44 +240,51 @@ class GameRun:
 
 
 def _run_fixtures(run: GameRun, found: Sequence[Fixture]) -> None:
-    store, report = run.store, run.report
-    for fx in found:  # bundled and --fixtures, under the engine's option values (scenarios.fixtures_for)
+    store, draft = run.store, run.draft
+    for fx in found:  # bundled and --fixtures, under the engine's option values (fixtures_for)
         if run.stopping.is_set():
             return
-        run.progress(report.game, f"fixture {fx.id}")
+        run.stage("fixtures", fx.id)
         store.source = f"fixture:{fx.id}"
         store.fixtures[store.source] = fx
         result = run_fixture(fx, run.engine, run.props_cls, run.ledger, store.sink)
-        report.fixtures[fx.id] = result.status
+        draft.fixtures[fx.id] = result.status
         if result.status == "skipped":
-            report.skipped.append(f"fixture {fx.id}: {result.reason}")
+            draft.skipped.append(f"fixture {fx.id}: {result.reason}")
     store.source = "properties"
 
 
 def _explore(run: GameRun, declared: JSONObject, profile: Profile, seed: int | None) -> None:
-    report, props_cls = run.report, run.props_cls
+    draft, props_cls = run.draft, run.props_cls
 
     def skip(setup: Setup, why: str) -> None:
         note = f"setup {setup.to_json()}: {why}"
-        if note not in report.skipped:
-            report.skipped.append(note)
+        if note not in draft.skipped:
+            draft.skipped.append(note)
+
+    def done(stats: dict[str, int]) -> None:  # after each example: how far the exploration has got
+        failing = len(run.store.clauses())
+        run.emit(
+            Explored(draft.game, stats["examples"], profile.max_examples, stats["steps"], run.engine.calls, failing)
+        )
 
     exploration = Exploration(run.engine, props_cls, declared, run.ledger, run.store.sink, skip, run.should_stop)
+    exploration.on_progress = done
     if seed is None and not profile.derandomize:
         seed = random.SystemRandom().randrange(2**32)  # recorded, so the run can be repeated with --seed
-    report.stats["seed"] = seed
+    draft.stats["seed"] = seed
     steps = max(10, int(profile.steps * props_cls.step_scale))
-    run.progress(props_cls.game, f"exploring ({profile.name}: {profile.max_examples} examples x {steps} steps)")
+    run.stage("exploring", f"{profile.name}: {profile.max_examples} examples x {steps} steps")
     try:
         explore(exploration, steps, hypothesis_settings(profile), seed)
     except Unsatisfiable:
-        report.skipped.append("every setup drawn was refused as unsupported")
+        draft.skipped.append("every setup drawn was refused as unsupported")
     except KeyboardInterrupt:
         raise
     except BaseException:
         if not exploration.halted:  # a bug of the kit itself, not a verdict: let it surface
             raise
-    report.stats.update(exploration.stats)
+    draft.stats.update(exploration.stats)
     if exploration.broken is not None:
         raise exploration.broken
 
@@ -262,8 +304,8 @@ def _minimize_all(run: GameRun, profile: Profile, explored: int, declared: JSONO
     # the shallowest counterexamples first: they cost least, and what they leave goes to the deeper ones
     settled = [_settle(run, cause, profile, declared, budget) for cause in sorted(causes, key=lambda c: c.start.depth)]
     rank = {key: i for i, key in enumerate(store.causes)}  # reported in the order first seen
-    run.report.failures.extend(_distinct(sorted(settled, key=lambda f: rank.get(f.finding.key, len(rank)))))
-    run.report.stats["replays"] = budget.replays
+    run.draft.failures.extend(_distinct(sorted(settled, key=lambda f: rank.get(f.finding.key, len(rank)))))
+    run.draft.stats["replays"] = budget.replays
 
 
 def _distinct(failures: list[Failure]) -> list[Failure]:
@@ -415,9 +457,9 @@ def _keep_unminimized(run: GameRun) -> None:
     costs a few calls, not a minimization); after a break, or once a replay itself is cut short, the
     failure says why it could not be confirmed, never that the engine may be nondeterministic.
     """
-    report = run.report
-    done = {f.finding.key for f in report.failures}
-    why_not = f"the engine broke ({report.broken.kind}) before it could be replayed" if report.broken else ""
+    draft = run.draft
+    done = {f.finding.key for f in draft.failures}
+    why_not = f"the engine broke ({draft.broken.kind}) before it could be replayed" if draft.broken else ""
     for cause in reported_causes(run.store):
         if cause.kept.finding.key in done:
             continue
@@ -428,7 +470,7 @@ def _keep_unminimized(run: GameRun) -> None:
             except AdapterBroken as broken:
                 why_not = f"the run was stopped before it could be replayed ({broken.kind})"
         start = cause.start
-        report.failures.append(failure or _failure(cause, start.trace, prior=start.prior, unconfirmed=why_not))
+        draft.failures.append(failure or _failure(cause, start.trace, prior=start.prior, unconfirmed=why_not))
 
 
 def _confirmed(run: GameRun, cause: Cause) -> Failure:
@@ -446,13 +488,13 @@ def _confirmed(run: GameRun, cause: Cause) -> Failure:
 
 
 def verdicts(
-    props_cls: type[GameProperties], declared: dict[str, Any], ledger: Ledger, report: GameReport
+    props_cls: type[GameProperties], declared: dict[str, Any], ledger: Ledger, failures: Sequence[Failure]
 ) -> dict[str, str]:
     """fail when violated; pass only when exercised and never violated; untested when never reached.
 
     A clause no behaviour can break on its own is ``covered`` when reached, never ``pass``.
     """
-    failed = {f.finding.clause for f in report.failures}
+    failed = {f.finding.clause for f in failures}
     skipped = _skipped_by_options(props_cls, declared)
     known = list(props_cls.all_clauses())
     out = {}

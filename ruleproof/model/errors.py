@@ -1,0 +1,39 @@
+"""Bad input from the user, of every kind, with one base: one line naming what is wrong, exit status 2.
+
+Each kind says what it is about and, in ``hint``, what usually fixes it; the command prints
+``ruleproof COMMAND: error: MESSAGE`` (and the hint on a second line with ``--debug``), never a
+traceback.  Modelled on Bowtie's exceptions.  Engine answers are not user errors: an error the
+engine answers is a finding (``ruleproof.model.engine.EngineError``), an engine that cannot be
+driven is ``AdapterBroken``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class UserError(Exception):
+    """A wrong argument, file, fixture or trace: the message names it."""
+
+    hint: ClassVar[str] = ""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if hint is not None:
+            self.hint = hint  # type: ignore[misc]  # an instance may say more than its kind
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(UserError):
+    """A wrong call: an option's value, a path that cannot be written, a game the engine does not declare."""
+
+    hint = "see `ruleproof COMMAND --help`"
+
+
+class InputFileError(UserError, ValueError):
+    """A file the user gave that cannot be used (an expectations file, a baseline, a trace, a fixture)."""
+
+    hint = "the message names the file and the line or field that is wrong"

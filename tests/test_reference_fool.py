@@ -508,6 +508,12 @@ def off_colour_applied(rules: Fool) -> Any:
         return ("illegal", exc.clause)
 
 
+def two_ones_hand(rules: Fool) -> Any:
+    """Seat 0 leads one of its two 1s: the other stays in its hand."""
+    hands = [["1", "1", "G2"], ["G3", "G4"], ["G5", "G6"], ["G7", "G8"]]
+    return play(rules, position(rules, hands, leader=0), "1").hands[0]
+
+
 MUTANT_CASES: dict[str, Callable[[Fool], Any]] = {
     "LossDefaultsGross": lambda r: r.defaults(5)["loss"],  # CONTRACT-SETUP-3: an option left out of new_game
     "WorstLowestOverall": lambda r: rules_json_fools(r, play(r, trick_a(r), "B9", "B5", "B10", "Y11", "R5", "Y2")),
@@ -525,6 +531,9 @@ MUTANT_CASES: dict[str, Callable[[Fool], Any]] = {
     "FoolSitsOutTwice": trick_b_to_act,
     "DiscsKeptOverRounds": lambda r: after_round_and_deal(r)["dealt"]["fools"],
     "DealerLeads": lambda r: first_deal(r)["to_act"],
+    "ShortBlueAtSix": lambda r: r.to_json(new_game(r, 6))["zones"]["unused"],
+    "LeaderNamesLastPlayer": lambda r: r.to_json(play(r, trick_a(r), "B9", "B5"))["leader"],  # led by seat 0
+    "OneTakesTwoOnes": two_ones_hand,
     "DealerStays": lambda r: after_round_and_deal(r)["ended"]["dealer"],
     "RoundContinuesAfterOut": lambda r: fd6_json(r)["phase"],
     "FoolOutScoresTen": lambda r: fd6_json(r)["scores"],

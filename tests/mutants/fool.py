@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ruleproof.model.engine import JSONObject
+from ruleproof.model.engine import JSONObject, Move, State
 from ruleproof.model.notation import FOOL_WILD, fool_number
-from ruleproof.reference.fool import Fool, FoolState, Hand, Seat
+from ruleproof.reference.fool import DeckProfile, Fool, FoolState, Hand, Seat
 from tests.mutants import ListsByTheRules, mutant
 
 
@@ -104,6 +104,34 @@ class FoolSitsOutTwice(Fool):
 class DiscsKeptOverRounds(Fool):
     def fools_at_deal(self, fools: tuple[Seat, ...]) -> tuple[Seat, ...]:
         return fools
+
+
+@mutant("FOOL-SETUP-3", "six players use blue 2-11 and yellow 2-18: B12 out of the deck, Y18 in")
+class ShortBlueAtSix(Fool):
+    def profile(self, players: int) -> DeckProfile:
+        if players == 6:
+            return DeckProfile(top=(23, 19, 18, 11), wilds=5)
+        return super().profile(players)
+
+
+@mutant("FOOL-WIN-2", "while a trick has cards, STATE.leader names the last seat that played, not the one that led")
+class LeaderNamesLastPlayer(Fool):
+    def to_json(self, state: FoolState) -> State:
+        snap = super().to_json(state)
+        return {**snap, "leader": state.trick_seats[-1]} if state.trick_seats else snap
+
+
+@mutant("FOOL-INV-7", "a 1 played takes a second 1 out of the hand too (unless it is the hand's last card)")
+class OneTakesTwoOnes(Fool):
+    def play(self, state: FoolState, move: Move) -> FoolState:
+        after = super().play(state, move)
+        seat = state.to_act
+        assert seat is not None
+        hand = after.hands[seat]
+        if move.get("card") != FOOL_WILD or FOOL_WILD not in hand or len(hand) < 2:
+            return after
+        at = hand.index(FOOL_WILD)
+        return evolve(after, hands=(*after.hands[:seat], hand[:at] + hand[at + 1 :], *after.hands[seat + 1 :]))
 
 
 @mutant("FOOL-TURN-1", "the dealer leads the first trick of a round")

@@ -519,6 +519,20 @@ def _off_suit_applied(rules: Moon) -> Any:
         return ("illegal", exc.clause)
 
 
+def _next_trick_leader(r: Moon) -> Any:
+    """`leader` once the trick after [6-1 6-6 5-1] (won by seat 1) has its first tile."""
+    state = play_state([["6-1", "2-2"], ["6-6", "3-3"], ["5-1", "4-4"]], "none")
+    return run(r, state, *({"type": "play", "tile": t} for t in ("6-1", "6-6", "5-1", "3-3"))).leader
+
+
+def _first_trick_leader(r: Moon) -> Any:
+    """`leader` once the declarer (seat 1; seat 0 bid first) has led the hand's first tile."""
+    state = r.apply(
+        r.apply(_after_bidding(r), {"type": "discard", "tile": MOON_TILES[7]}), {"type": "trump", "suit": 1}
+    )
+    return r.apply(state, {"type": "play", "tile": state.hands[1][0]}).leader
+
+
 MUTANT_CASES: dict[str, Callable[[Moon], Any]] = {
     "DuplicateTilesAccepted": _dup_deal,
     "FirstBidderNotRotating": lambda r: _bid_all_pass(r).first_bidder,
@@ -573,6 +587,20 @@ MUTANT_CASES: dict[str, Callable[[Moon], Any]] = {
     "ExactBidNotMade": lambda r: scored(r, 4, (4, 2, 1)).scores,
     "TargetBeyondContract": lambda r: r.declaration()["options"]["target"],  # CONTRACT-SETUP-2: what new_game accepts
     "TileOffSuitAccepted": _off_suit_applied,
+    "RedealThirdMustBid": lambda r: r.legal_moves(run(r, started(r), {"type": "pass"}, {"type": "pass"})),
+    "EqualBidTaken": lambda r: _outcome(
+        r, run(r, started(r), {"type": "bid", "value": 5}), {"type": "bid", "value": 5}
+    ),
+    "BidsKeptAtDeal": lambda r: r.apply(_bid_all_pass(r), random_deal(random.Random(1))).bids,
+    "DoubleLeadCallsDoubles": lambda r: legal_tiles(
+        r, play_state([[], ["2-1", "3-3"], []], 4, to_act=1, trick=("2-2",), trick_seats=(0,))
+    ),
+    "DoublesTrumpUnderNoTrump": lambda r: legal_tiles(
+        r, play_state([[], ["5-5", "2-1"], []], "none", to_act=1, trick=("5-2",), trick_seats=(0,))
+    ),
+    "FirstTrumpWins": lambda r: r.trick_winner(("4-2", "6-4", "4-4"), (0, 1, 2), 4),
+    "LeaderFieldStale": _next_trick_leader,
+    "FirstTrickLeaderField": _first_trick_leader,
 }
 
 

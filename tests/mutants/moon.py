@@ -8,10 +8,14 @@ from the reference in a situation a random game or a scripted fixture reaches;
 
 from __future__ import annotations
 
+from attrs import evolve
+
 from ruleproof.model.engine import JSONObject
 from ruleproof.reference.moon import (
     DOUBLES,
     ENDS,
+    NO_TRUMP,
+    PASS,
     SEATS,
     TRUMP,
     BidAction,
@@ -71,6 +75,26 @@ class LowestSeatBidderDeclares(Moon):
 class ForcedBidNotEnforced(Moon):
     def may_pass(self, state: MoonState) -> bool:
         return True
+
+
+@mutant("MOON-BID-6", "under all_pass=redeal the third bidder may not pass after two passes")
+class RedealThirdMustBid(Moon):
+    def may_pass(self, state: MoonState) -> bool:
+        return sum(b == PASS for b in state.bids) < SEATS - 1
+
+
+@mutant("MOON-INV-3", "legal_moves is right, but apply takes a bid equal to the highest earlier bid")
+class EqualBidTaken(ListsByTheRules, Moon):
+    def bid_allowed(self, value: int, bids: tuple[BidAction, ...]) -> bool:
+        if self.listing:
+            return super().bid_allowed(value, bids)
+        return all(not isinstance(b, int) or value >= b for b in bids)
+
+
+@mutant("MOON-INV-3", "the bids of the last hand are not cleared when the next hand is dealt")
+class BidsKeptAtDeal(Moon):
+    def deal(self, state: MoonState, hands: list[list[str]], widow: str) -> MoonState:
+        return evolve(super().deal(state, hands, widow), bids=state.bids)
 
 
 # ---------------------------------------------------------------- widow and contract
@@ -151,6 +175,26 @@ class LowerEndNotFollowing(Moon):
         return led in self.suits_of(t, contract) and ENDS[t][0] == led
 
 
+@mutant("MOON-LEAD-3", "a led double that is not a trump calls the doubles, not its number")
+class DoubleLeadCallsDoubles(Moon):
+    def playable(self, hand: tuple[Tile, ...], trick: tuple[Tile, ...], contract: Contract | None) -> tuple[Tile, ...]:
+        if trick and ENDS[trick[0]][0] == ENDS[trick[0]][1] and not self.is_trump(trick[0], contract):
+            doubles = tuple(t for t in hand if ENDS[t][0] == ENDS[t][1] and not self.is_trump(t, contract))
+            return doubles or hand
+        return super().playable(hand, trick, contract)
+
+
+@mutant("MOON-TRUMP-4", "with no trump the doubles still act as trumps")
+class DoublesTrumpUnderNoTrump(Moon):
+    def is_trump(self, t: Tile, contract: Contract | None) -> bool:
+        if contract == NO_TRUMP:
+            return ENDS[t][0] == ENDS[t][1]
+        return super().is_trump(t, contract)
+
+    def trump_rank(self, t: Tile, contract: Contract) -> int:
+        return super().trump_rank(t, DOUBLES if contract == NO_TRUMP else contract)
+
+
 # ---------------------------------------------------------------- ranking and tricks
 
 
@@ -187,10 +231,32 @@ class TrumpDoesNotBeatLedSuit(Moon):
         return seats[max(in_suit, key=lambda i: self.suit_rank(trick[i], led))]
 
 
+@mutant("MOON-WIN-1", "the first trump played wins the trick, not the highest")
+class FirstTrumpWins(Moon):
+    def trick_winner(self, trick: tuple[Tile, ...], seats: tuple[Seat, ...], contract: Contract | None) -> Seat:
+        trumps = [i for i, t in enumerate(trick) if self.is_trump(t, contract)]
+        return seats[trumps[0]] if trumps else super().trick_winner(trick, seats, contract)
+
+
 @mutant("MOON-WIN-2", "the leader of a trick leads the next one whoever won it")
 class LeaderKeepsLead(Moon):
     def next_leader(self, winner: Seat, leader: Seat) -> Seat:
         return leader
+
+
+@mutant("MOON-WIN-2", "`leader` still names the last trick's leader while the next trick has tiles")
+class LeaderFieldStale(Moon):
+    def play(self, state: MoonState, t: Tile) -> MoonState:
+        after = super().play(state, t)
+        if after.phase == "play" and not after.trick and len(state.trick) == SEATS - 1:
+            return evolve(after, leader=state.leader)  # a trick was collected: the field lags behind
+        return after
+
+
+@mutant("MOON-LEAD-1", "`leader` names the first bidder during a hand's first trick (the declarer leads it)")
+class FirstTrickLeaderField(Moon):
+    def name_trump(self, state: MoonState, suit: Contract) -> MoonState:
+        return evolve(super().name_trump(state, suit), leader=state.first_bidder)
 
 
 # ---------------------------------------------------------------- scoring and end

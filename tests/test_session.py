@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ruleproof.model.engine import InternalError, JSONObject, Move, State
+from ruleproof.model.engine import IllegalMove, InternalError, JSONObject, Move, State, error_from_wire
 from ruleproof.model.findings import Finding, Setup
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import Ledger
@@ -140,3 +140,40 @@ def test_a_ladder_past_the_ace_is_judged_not_broken() -> None:
     assert report.broken is None
     assert {c for c, s in report.clauses.items() if s == "fail"} == {"IDIOT-OPEN-3"}
     assert len([c for c, s in report.clauses.items() if s == "untested"]) <= 2
+
+
+class RefusesEveryDeal(ReferenceEngine):
+    """Refuses every deal, citing the clause it is built with (or none)."""
+
+    def __init__(self, cites: str | None) -> None:
+        super().__init__([rules_for("black-maria")])
+        self.cites = cites
+
+    def apply(self, move: Move) -> State:
+        if move.get("type") == "deal":
+            raise IllegalMove(self.cites, "not the deck I know")
+        return super().apply(move)
+
+
+@pytest.mark.parametrize(
+    ("cites", "filed"),
+    [
+        ("BM-SETUP-1", "BM-SETUP-1"),
+        (None, "BM-DEAL-1"),
+        ("NOT-A-CLAUSE", "BM-DEAL-1"),
+        ("CONTRACT-ERROR-1", "BM-DEAL-1"),
+    ],
+)
+def test_a_refused_lawful_deal_is_filed_under_the_rule_the_engine_cites(cites: str | None, filed: str) -> None:
+    session, found = session_of(RefusesEveryDeal(cites), "black-maria")
+    session.start(Setup("black-maria", 4, 0, {"scoring": "standard", "target": 100}))
+    hands = [[c for i, c in enumerate(rules_for("black-maria").deck(4)) if i % 4 == s] for s in range(4)]
+    assert not session.apply({"type": "deal", "hands": hands})
+    assert [f.clause for f in found] == [filed]
+
+
+def test_an_illegal_move_names_its_clause_once_across_the_wire() -> None:
+    sent = IllegalMove("BM-FOLLOW-1", "QS revokes")
+    back = error_from_wire(sent.to_error())
+    assert isinstance(back, IllegalMove) and back.clause == "BM-FOLLOW-1"
+    assert back.message == sent.message == "BM-FOLLOW-1: QS revokes"

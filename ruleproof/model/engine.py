@@ -68,7 +68,9 @@ class IllegalMove(EngineError):
     code = -32001
 
     def __init__(self, clause: str | None, message: str, *, data: JSONObject | None = None) -> None:
-        super().__init__(f"{clause}: {message}" if clause else message, data=data)
+        # the message names the clause once, also when rebuilt from a wire message that already does
+        named = clause and not message.startswith(f"{clause}:")
+        super().__init__(f"{clause}: {message}" if named else message, data=data)
         self.clause = clause
         if clause:
             self.data["clause"] = clause

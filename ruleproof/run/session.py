@@ -19,7 +19,7 @@ import orjson
 
 from ruleproof.model.engine import AdapterBroken, EngineError, IllegalMove, Move, State, Unsupported
 from ruleproof.model.findings import Event, Finding, Setup, Trace, message_shape
-from ruleproof.properties.base import GameProperties, Ledger
+from ruleproof.properties.base import GameProperties, Ledger, clause_table
 from ruleproof.properties.contract import (
     CONTRACT_ACCEPT,
     CONTRACT_DETERMINISM,
@@ -199,8 +199,8 @@ class Session:
     def _refusal(self, move: Move, listed: bool, err: EngineError) -> None:
         if listed:
             what, clause = "a move it listed as legal", CONTRACT_ACCEPT
-        else:  # a deal the rules allow: the game's deal clause decides
-            what, clause = "a deal the rules allow", self.props_cls.deal_clause
+        else:  # a deal the rules allow: filed under the rule the engine misreads when it names one
+            what, clause = "a deal the rules allow", self._deal_refused_under(err)
         self._fail(
             clause,
             f"the engine refused {what} ({err.kind}): {err.message}",
@@ -208,6 +208,19 @@ class Session:
             err.kind,
             cause=f"refused {move_shape(move, self.snap)} ({err.kind})",
         )
+
+    def _deal_refused_under(self, err: EngineError) -> str:
+        """The clause a refused lawful deal is filed under.
+
+        An engine that cites one of the game's rules for refusing a deal the rules allow reads that
+        rule wrongly (a deck short of a card is a misread deck composition, not a misread deal), so
+        the cited game clause takes it; otherwise (no clause, a contract clause, an unknown name) the
+        game's deal clause does.
+        """
+        cited = err.clause if isinstance(err, IllegalMove) else None
+        if cited and not cited.startswith("CONTRACT-") and cited in clause_table(self.props_cls):
+            return cited
+        return self.props_cls.deal_clause
 
     def _moved(self, before: Snapshot, move: Move, state: State) -> None:
         """The engine accepted ``move``: its state is the truth from here on."""

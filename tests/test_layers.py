@@ -108,3 +108,22 @@ def test_no_import_cycle() -> None:
 def test_every_folder_is_a_layer() -> None:
     folders = {p.name for p in (ROOT / "ruleproof").iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     assert folders <= set(LAYERS), folders - set(LAYERS)
+
+
+def test_the_architecture_page_maps_every_module() -> None:
+    """docs/architecture.md names every module: by its path (``run/session.py``), or by its file name on
+    a row that names its folder (``properties/base.py``, ``checks.py``); a game's package of properties
+    as a whole (``idiot/``)."""
+    rows = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines()
+    missing = []
+    for name, path in modules():
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] == "properties" and len(rel.parts) > 2:  # a game's package: its folder is its entry
+            folder, shown = "properties/", f"{rel.parts[1]}/"
+        elif path.name == "__init__.py":
+            continue
+        else:
+            folder, shown = f"{path.parent.name}/", path.name
+        if not any(f"{folder}{shown}" in row or (folder in row and shown in row) for row in rows):
+            missing.append(name)
+    assert not missing, f"docs/architecture.md does not map {missing}"

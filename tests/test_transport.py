@@ -26,6 +26,7 @@ from ruleproof.run.runner import PROFILES, certify_game
 from ruleproof.transport.checked import CheckedEngine
 from ruleproof.transport.server import serve
 from ruleproof.transport.subprocess import SubprocessEngine
+from tests import cli_helpers
 from tests.processes import gone, wait_for_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,16 +45,9 @@ def broken_cmd(name: str, *args: str) -> list[str]:
 def run_cli(
     *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, limit: float = 30
 ) -> tuple[subprocess.CompletedProcess[str], float]:
+    """The command as a process, and how long it took (a hang must be cut short, not waited out)."""
     started = time.monotonic()
-    proc = subprocess.run(
-        [PY, "-m", "ruleproof.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=limit,
-        env={**os.environ, "COLUMNS": "200", **(env or {})},
-        check=False,
-    )
+    proc = cli_helpers.run_cli(*args, cwd=cwd, env=env, limit=limit)
     return proc, time.monotonic() - started
 
 

@@ -51,8 +51,8 @@ REASON_CLAUSES = {
 def rank_moves(props: IdiotProperties, step: Step) -> None:
     """The plays of one rank the engine lists, applies and judges blind are those the pile allows."""
     after = step.after
-    if after.phase in ("opening", "play") and after.to_act is not None:
-        report_gaps(props, after, RANK_CLAUSES)
+    if after.phase in ("opening", "play", "over"):
+        report_gaps(props, after, RANK_CLAUSES)  # once over: what ``ranks`` held back this game
         _cover(props, after)
     if step.before.phase in ("opening", "play"):
         report_applied(props, step, RANK_CLAUSES)
@@ -97,7 +97,9 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
         f"a blind card is judged by the pile like any other: the engine {verdict} {o.cards[0]} on {o.top or 'nothing'}",
         {"legal": o.rules_legal},
         {"legal": o.engine_legal},
-        cause=f"blind: {cause}",  # the engine's judgment of a blind card: apart from its listed moves
+        # the engine's judgment of a blind card, apart from its listed moves (and a card taken apart from one
+        # failed: only a card taken leaves the rules, IDIOT-INV-8 in the same step)
+        cause=f"blind {'taken' if o.engine_legal else 'failed'}: {cause}",
     )
 
 

@@ -146,7 +146,10 @@ def _turn_clause(props: IdiotProperties, v0: View, v1: View, o: Outcome, opening
     if got is not None and got in o.out:
         return "IDIOT-OUT-1", "an out seat acts"
     if s in (want, got):  # the turn kept where it passes, or passed where it is kept
-        return _moment(o, opening), "kept" if got == s else "passed"
+        moment = _moment(o, opening)
+        if moment == "IDIOT-OPEN-2" and got == s and s != next_active(props.setup.dealer, v0.n, o.out):
+            return "IDIOT-INV-7", "kept"  # not the dealer's-left reading of the opening: the order of turns
+        return moment, "kept" if got == s else "passed"
     return _other_seat(props, v0.n, o, got, opening)
 
 
@@ -165,14 +168,14 @@ def _other_seat(props: IdiotProperties, n: int, o: Outcome, got: int | None, ope
 
 
 def _moment(o: Outcome, opening: bool) -> str:
-    """The rule that decides the next player after this move: the opener's turn is the opening's, a burn
-    in it included (IDIOT-OPEN-2 states that case itself)."""
-    if opening:
-        return "IDIOT-OPEN-2"
+    """The rule that decides the next player after this move: a burn's own rule first (a burn in the
+    opener's turn too: IDIOT-OPEN-2 restates it), then a pickup's, a failed blind card's, the opening's."""
     if o.burn:
         return "IDIOT-BURN-NEXT"
     if o.t == "pickup":
         return "IDIOT-PICKUP-2"
     if o.failed_blind:
         return "IDIOT-BLIND-3"
+    if opening:
+        return "IDIOT-OPEN-2"
     return "IDIOT-INV-7"

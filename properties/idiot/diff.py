@@ -18,15 +18,17 @@ Computing the gaps also records the hand's verdicts of the state in the game's `
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from typing import Any
 
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import ordinary, reason, top_key, top_run
+from ruleproof.properties.idiot.cards import RANK_AT, ordinary, reason, top_key, top_run
 from ruleproof.properties.idiot.legal import Ctx, Required, legal_set, why_illegal
-from ruleproof.properties.idiot.ranks import RankVerdicts
+from ruleproof.properties.idiot.ranks import ALLOWED, REFUSED, RankVerdicts
 from ruleproof.properties.idiot.view import Key, View
 
+HOLD = os.environ.get("IDIOT_HOLD", "1") == "1"  # (experiment)
 # the aspect of a missing move that is not a play, by the context the rules allow it in
 SIMPLE_ASPECT: dict[str, Aspect] = {
     "swap": Aspect.SWAP,
@@ -52,12 +54,13 @@ REASON_ASPECT: dict[str, Aspect] = {
 
 
 class Gap:
-    """One difference: moves missing (``missing``) or listed against the rules, the aspect and the cause."""
+    """One difference: moves missing (``missing``) or listed against the rules, the aspect and the cause;
+    ``earlier``: seen in an earlier state of the game and held until now (``ranks``)."""
 
-    __slots__ = ("aspect", "cause", "missing", "moves")
+    __slots__ = ("aspect", "cause", "earlier", "missing", "moves")
 
-    def __init__(self, aspect: Aspect, cause: str, missing: bool) -> None:
-        self.aspect, self.cause, self.missing = aspect, cause, missing
+    def __init__(self, aspect: Aspect, cause: str, missing: bool, earlier: bool = False) -> None:
+        self.aspect, self.cause, self.missing, self.earlier = aspect, cause, missing, earlier
         self.moves: list[dict[str, Any]] = []
 
 
@@ -79,8 +82,64 @@ def gaps(v: View, seen: RankVerdicts) -> list[Gap]:
     missing = [k for k in req if k not in listed]
     if missing:
         _missing(v, seen, req, missing, found)
-    v.gaps = list(found.values())
+    _jointly(v, seen, found)
+    _hold(v, seen, found)
+    v.gaps = [*found.values(), *_resolved(v, seen, False)]
     return v.gaps
+
+
+def _jointly(v: View, seen: RankVerdicts, found: dict[tuple[Aspect, str, bool], Gap]) -> None:
+    """The comparisons of one state share its top card: when one of them is a play error not due to a rank the
+    engine treats specially, one rule of the top explains them all, a new order of the ranks none of them."""
+    ranks = [(k, g) for k, g in found.items() if g.aspect in (Aspect.ORDER, Aspect.RANK)]
+    if not any(g.aspect is Aspect.ORDER for _, g in ranks):
+        return
+    if not any(g.aspect is Aspect.RANK and not seen.special(g.moves[0]["cards"][0][0]) for _, g in ranks):
+        return
+    top = v.pile[-1][0]
+    for k, g in ranks:
+        if g.aspect is Aspect.ORDER:
+            del found[k]
+            for m in g.moves:
+                _add(
+                    found,
+                    Aspect.RANK,
+                    f"{seen.blame(m['cards'][0][0], top, not g.missing)} unlike any order",
+                    g.missing,
+                    m,
+                )
+
+
+def held_gaps(v: View, seen: RankVerdicts) -> list[Gap]:
+    """The differences held back this game, filed as they read now: the game is over (once per state)."""
+    if v.gaps is None:
+        v.gaps = _resolved(v, seen, True)
+    return v.gaps
+
+
+def _hold(v: View, seen: RankVerdicts, found: dict[tuple[Aspect, str, bool], Gap]) -> None:
+    """A comparison another order explains but seen one way only (the other way round never seen) is as well
+    explained by a rule of its own: held back until the other way is seen (``ranks``)."""
+    for key, gap in list(found.items()):
+        if gap.aspect is Aspect.ORDER:
+            r, top = gap.moves[0]["cards"][0][0], v.pile[-1][0]
+            if seen.one_sided(r, top):
+                pair = (r, top) if RANK_AT[r] < RANK_AT[top] else (top, r)
+                seen.held.setdefault(pair, (r, top, not gap.missing, gap.missing, gap.moves))
+                del found[key]
+
+
+def _resolved(v: View, seen: RankVerdicts, over: bool) -> list[Gap]:
+    """The held differences whose other way round has been seen now (every one, when ``over``)."""
+    out = []
+    for pair, (r, top, allowed, missing, moves) in list(seen.held.items()):
+        if over or not seen.one_sided(r, top):
+            aspect, cause = seen.classify(r, top, allowed, _skip(v))
+            gap = Gap(aspect, cause, missing, earlier=True)
+            gap.moves = moves
+            out.append(gap)
+            del seen.held[pair]
+    return out
 
 
 def _add(found: dict[tuple[Aspect, str, bool], Gap], aspect: Aspect, cause: str, missing: bool, m: Any) -> None:
@@ -106,10 +165,11 @@ def record_hand(v: View, seen: RankVerdicts) -> None:
     ranks: dict[str, bool] = {}
     for c in v.hand.lists[s]:
         r = c[0]
-        if ordinary(r, opts) or not v.pile:
-            ranks[r] = ranks.get(r, False) or (c,) in listed
+        ranks[r] = ranks.get(r, False) or (c,) in listed
     for r, allowed in ranks.items():
-        seen.record(r, top, allowed)
+        seen.record_hand(r, top, allowed)
+        if ordinary(r, opts) or not pile:
+            seen.record(r, top, allowed)
 
 
 def extra_aspect(v: View, seen: RankVerdicts, m: Any) -> tuple[Aspect | None, str]:
@@ -175,18 +235,24 @@ def _whole_rank(v: View, seen: RankVerdicts, r: str, ctx: Ctx) -> tuple[Aspect, 
     assert s is not None
     why = reason(r, v.pile, v.opts)
     top = top_key(v.pile)
-    if v.zone_of(s) == "face_up":
+    if v.zone_of(s) == "face_up" and _zone_closed(v, seen, s, r, top):
         face_up_listed = any(m.get("type") == "play" for m in v.listed.values())
-        if seen.allowed(r, top) or (not face_up_listed and _unrelated_ranks_missing(v, s)):
-            return (Aspect.FACE_UP_ALIKE, "as from the hand") if face_up_listed else (Aspect.FACE_UP, "face-up")
+        return (Aspect.FACE_UP_ALIKE, "as from the hand") if face_up_listed else (Aspect.FACE_UP, "face-up")
     if why is None or why == "order":
         return seen.classify(r, top, False, _skip(v))
     return REASON_ASPECT[why], f"{REASON_ASPECT[why].value} on {top or 'nothing'}"
 
 
-def _unrelated_ranks_missing(v: View, s: int) -> bool:
-    """Face-up ranks the rules allow for different reasons (an empty pile, a 2, a 10, the order) are all
-    missing: no one rule of rank legality explains that, a closed face-up zone does."""
-    why = {reason(c[0], v.pile, v.opts) for c in v.fu.lists[s]}
+def _zone_closed(v: View, seen: RankVerdicts, s: int, r: str, top: str) -> bool:
+    """A face-up rank missing is the face-up zone's difference when the engine lists that rank on this top
+    from the hand, or when no face-up play is listed though ranks the pile allows for different reasons
+    (an empty pile, a 2, a 10, the order) are there, none of them seen refused from the hand on this top."""
+    if seen.from_hand(r, top) & ALLOWED:
+        return True
+    if any(m.get("type") == "play" for m in v.listed.values()):
+        return False
+    ranks = {c[0] for c in v.fu.lists[s]}
+    why = {reason(x, v.pile, v.opts) for x in ranks}
     why.discard(None)
-    return len(why) >= 2 or "empty" in why
+    unrelated = len(why) >= 2 or "empty" in why
+    return unrelated and not any(seen.from_hand(x, top) & REFUSED for x in ranks)

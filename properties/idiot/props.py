@@ -20,7 +20,7 @@ from ruleproof.properties.checks import CheckRegistry
 from ruleproof.properties.idiot import strategies
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import GAME, default_decks, diff, ordinary, pool
-from ruleproof.properties.idiot.diff import Gap, extra_aspect, gaps
+from ruleproof.properties.idiot.diff import Gap, extra_aspect, gaps, held_gaps
 from ruleproof.properties.idiot.legal import legal_set
 from ruleproof.properties.idiot.outcome import Outcome, predict
 from ruleproof.properties.idiot.probes import bad_moves
@@ -93,8 +93,11 @@ class IdiotProperties(GameProperties):
         return self.view(step.before), self.view(step.after)
 
     def gaps(self, snap: Snapshot) -> list[Gap]:
-        """The differences of the state's listed moves from the rules' (``diff.gaps``), once per state."""
-        if snap.phase in ("deal", "over") or snap.to_act is None:
+        """The differences of the state's listed moves from the rules' (``diff.gaps``), once per state; once
+        the game is over, the differences held back (``ranks``)."""
+        if snap.phase == "over":
+            return held_gaps(self.view(snap), self.ranks) if self.ranks.held else []
+        if snap.phase == "deal" or snap.to_act is None:
             return []
         return gaps(self.view(snap), self.ranks)
 

@@ -15,12 +15,22 @@ engine allows or refuses a rank on a top rank against the rules, either rule may
   rank on the same top judged both ways), "after a 7 only 7 or lower";
 - equal rank refused is always a play error: every order ranks a card with itself.
 
+A rank *special* to the engine (seen compared unlike any order with two other ranks: a 5 on a K and a
+K on the 5, an 8 refused on a 7 and the 7 on the 8) makes every comparison with it a play error, so
+that it does not drag a pair of ordinary ranks (Q and K) with it.  A comparison seen one way only (a K
+refused on a Q, the Q on the K not seen yet) is explained as well by a rule of its own as by an order:
+a listed move's difference of that kind is *held* (``held``) until the other way is seen, or the game
+ends, and filed then.
+
 Evidence is the engine's own: the ranks of the hand it lists on each top (a rank is listed when any
-single card of it is), and the blind cards it accepts or fails.  It is per game (a fresh properties
-object per ``new_game``) and describes the engine, not the state, so it never desyncs from it.
+single card of it is), the top card of the pile on the card under its run (a play the engine took),
+and the blind cards it accepts or fails.  It is per game (a fresh properties object per ``new_game``)
+and describes the engine, not the state, so it never desyncs from it.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import ORDER, RANK_AT
@@ -32,18 +42,27 @@ class RankVerdicts:
     """The engine's verdicts this game: (rank played, top) -> ALLOWED and/or REFUSED bits.  The top is a
     rank, "2", or "" for an empty pile (those two only for IDIOT-TABLE-2's "as from the hand")."""
 
-    __slots__ = ("seen",)
+    __slots__ = ("hand", "held", "seen")
 
     def __init__(self) -> None:
         self.seen: dict[tuple[str, str], int] = {}
+        # the hand's verdicts on every rank, 2s and 10s included (IDIOT-TABLE-2: "as from the hand")
+        self.hand: dict[tuple[str, str], int] = {}
+        # (lower rank, higher rank) -> a listed move's difference seen one way only: (rank, top, allowed,
+        # missing, moves), filed once the other way is seen (or the game is over)
+        self.held: dict[tuple[str, str], tuple[str, str, bool, bool, list[Any]]] = {}
 
     def record(self, r: str, top: str, allowed: bool) -> None:
         k = (r, top)
         self.seen[k] = self.seen.get(k, 0) | (ALLOWED if allowed else REFUSED)
 
-    def allowed(self, r: str, top: str) -> bool:
-        """The engine was seen allowing rank ``r`` on ``top`` (from the hand, or blind)."""
-        return bool(self.seen.get((r, top), 0) & ALLOWED)
+    def record_hand(self, r: str, top: str, allowed: bool) -> None:
+        k = (r, top)
+        self.hand[k] = self.hand.get(k, 0) | (ALLOWED if allowed else REFUSED)
+
+    def from_hand(self, r: str, top: str) -> int:
+        """The engine's verdicts seen on rank ``r`` from the hand on ``top`` (ALLOWED / REFUSED bits)."""
+        return self.hand.get((r, top), 0)
 
     def _above(self, a: str, b: str) -> bool:
         """Seen ranking ``a`` above ``b`` where the rules rank it below (``a`` < ``b``): ``b`` refused on ``a``
@@ -61,17 +80,62 @@ class RankVerdicts:
         if r == top:
             return Aspect.EQUAL, "equal rank refused"
         lo, hi = (r, top) if RANK_AT[r] < RANK_AT[top] else (top, r)
+        if self._unlike_any_order(r, top, allowed) or self.special(lo) or self.special(hi):
+            return Aspect.RANK, f"{self._odd(r, top, allowed)} unlike any order"
+        if self._not_minimal(lo, hi, skip):
+            return Aspect.RANK, f"{self._odd(r, top, allowed)} unlike any order"
+        return Aspect.ORDER, f"{lo} above {hi}"
+
+    def _odd(self, r: str, top: str, allowed: bool) -> str:
+        """The rank a comparison no order explains is blamed on (the cause of its finding, so that the
+        comparisons of one special rank read as one cause): of the two, the one seen out of order with more
+        ranks; on a tie the played rank of a lower card allowed (a 5 on anything), else the top of a higher
+        card refused (on a 7 only lower)."""
+        odd_r, odd_top = self._deviations(r), self._deviations(top)
+        if odd_r != odd_top:
+            return r if odd_r > odd_top else top
+        return r if allowed else top
+
+    def _deviations(self, x: str) -> int:
+        """How many ranks ``x`` was seen compared with against the rules' order."""
+        at = RANK_AT[x]
+        return sum(1 for y in ORDER if y != x and (self._above(x, y) if at < RANK_AT[y] else self._above(y, x)))
+
+    def blame(self, r: str, top: str, allowed: bool) -> str:
+        """``_odd``, for a comparison judged a play error with others of its state (``diff``)."""
+        return self._odd(r, top, allowed)
+
+    def _unlike_any_order(self, r: str, top: str, allowed: bool) -> str:
+        """Why no order compares ``r`` on ``top`` so (a cause), or "": judged both ways, or the comparison the
+        other way round going the same way."""
         if self.seen.get((r, top), 0) == ALLOWED | REFUSED:
-            return Aspect.RANK, f"{r} on {top} judged both ways"
-        back = self.seen.get((top, r), 0)
-        if back & (ALLOWED if allowed else REFUSED):  # both allowed on the other, or neither
-            return Aspect.RANK, f"{r} on {top} and {top} on {r} alike"
+            return f"{r} on {top} judged both ways"
+        if self.seen.get((top, r), 0) & (ALLOWED if allowed else REFUSED):  # each allowed on the other, or neither
+            return f"{r} on {top} and {top} on {r} alike"
+        return ""
+
+    def _not_minimal(self, lo: str, hi: str, skip: str) -> bool:
+        """``lo`` above ``hi`` is not the smallest order of what was seen: a rank between them was not seen out
+        of order with either, or another pair seen inverted forces a third one the other way than seen."""
         between = ORDER[RANK_AT[lo] + 1 : RANK_AT[hi]]
         if any(c != skip and not (self._above(lo, c) or self._above(c, hi)) for c in between):
-            return Aspect.RANK, f"{r} on {top}"
-        if self._contradicted(lo, hi):
-            return Aspect.RANK, f"{r} on {top}"
-        return Aspect.ORDER, f"{lo} above {hi}"
+            return True
+        return self._contradicted(lo, hi)
+
+    def one_sided(self, r: str, top: str) -> bool:
+        """The comparison of ``top`` on ``r`` (the other way round) was never seen."""
+        return (top, r) not in self.seen
+
+    def _alike(self, a: str, b: str) -> bool:
+        """The pair was seen compared unlike any order: a directed comparison judged both ways, or each rank
+        allowed on the other, or neither."""
+        ab, ba = self.seen.get((a, b), 0), self.seen.get((b, a), 0)
+        both = ALLOWED | REFUSED
+        return both in (ab, ba) or bool(ab and ba and ab == ba)
+
+    def special(self, r: str) -> bool:
+        """``r`` was seen compared unlike any order with two other ranks or more."""
+        return sum(1 for x in ORDER if x != r and self._alike(r, x)) >= 2
 
     def _contradicted(self, lo: str, hi: str) -> bool:
         """``lo`` above ``hi`` together with another pair seen inverted forces a third pair inverted that was

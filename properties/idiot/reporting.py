@@ -21,11 +21,13 @@ def report_gaps(props: IdiotProperties, snap: Snapshot, clauses: dict[Aspect, st
         if clause is None:
             continue
         moves = gap.moves[:4]
+        # a difference held back (``ranks``) is filed once the comparison the other way round is seen
+        when = "in an earlier state of this game, now that the other way round is seen" if gap.earlier else "here"
         if gap.missing:
-            message = f"legal_moves leaves out moves the rules allow here ({gap.aspect.value})"
+            message = f"legal_moves left out moves the rules allow {when} ({gap.aspect.value})"
             props.fail(clause, message, {"listed": moves}, {"missing": moves}, cause=gap.cause)
         else:
-            message = f"legal_moves offers moves the rules forbid here ({gap.aspect.value})"
+            message = f"legal_moves offered moves the rules forbid {when} ({gap.aspect.value})"
             props.fail(clause, message, {"absent": moves}, {"listed": moves}, cause=gap.cause)
 
 

@@ -87,7 +87,8 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
         clause = RANK_CLAUSES[_REASON_ASPECT[why]]
         cause = f"{_REASON_ASPECT[why].value} on {o.top or 'nothing'}"
     elif ordinary(r, v0.opts) and v0.pile:
-        aspect, cause = props.ranks.classify(r, o.top, bool(o.engine_legal), "T" if v0.opts["ten_anytime"] else "")
+        skip = "T" if v0.opts["ten_anytime"] else ""
+        aspect, cause = props.ranks.classify(r, o.top, bool(o.engine_legal), skip)
         clause = RANK_CLAUSES[aspect]
     else:
         return

@@ -47,6 +47,7 @@ def table_moves(props: IdiotProperties, step: Step) -> None:
 
 
 def _cover(props: IdiotProperties, snap: Snapshot) -> None:
+    """The zone clauses this state's open zone is judged under."""
     v = props.view(snap)
     s = v.seat
     if s is None or v.phase != "play":

@@ -59,6 +59,7 @@ def pending_clause(o: Outcome, v0: View, v1: View) -> str:
 
 
 def _pending(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
+    """What is pending after the move, and the same player acting while it is."""
     clause = pending_clause(o, v0, v1)
     ok = v1.pending == o.pending
     props.require(
@@ -123,6 +124,7 @@ def turn_order(props: IdiotProperties, step: Step) -> None:
 
 
 def _cover(props: IdiotProperties, o: Outcome, opening: bool) -> None:
+    """The clauses this move's next player is judged under."""
     props.cover("IDIOT-INV-7")
     if o.t == "pickup":
         props.cover("IDIOT-PICKUP-2")

@@ -23,9 +23,9 @@ from collections import defaultdict
 from typing import Any
 
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import RANK_AT, ordinary, reason, top_key, top_run
+from ruleproof.properties.idiot.cards import ordinary, reason, top_key, top_run
 from ruleproof.properties.idiot.legal import Ctx, Required, legal_set, why_illegal
-from ruleproof.properties.idiot.ranks import ALLOWED, REFUSED, RankVerdicts
+from ruleproof.properties.idiot.ranks import ALLOWED, REFUSED, Held, RankVerdicts
 from ruleproof.properties.idiot.view import Key, View
 
 HOLD = os.environ.get("IDIOT_HOLD", "1") == "1"  # (experiment)
@@ -124,21 +124,20 @@ def _hold(v: View, seen: RankVerdicts, found: dict[tuple[Aspect, str, bool], Gap
         if gap.aspect is Aspect.ORDER:
             r, top = gap.moves[0]["cards"][0][0], v.pile[-1][0]
             if seen.one_sided(r, top):
-                pair = (r, top) if RANK_AT[r] < RANK_AT[top] else (top, r)
-                seen.held.setdefault(pair, (r, top, not gap.missing, gap.missing, gap.moves))
+                Held(r, top, not gap.missing, gap.moves).hold(seen)
                 del found[key]
 
 
 def _resolved(v: View, seen: RankVerdicts, over: bool) -> list[Gap]:
     """The held differences whose other way round has been seen now (every one, when ``over``)."""
     out = []
-    for pair, (r, top, allowed, missing, moves) in list(seen.held.items()):
-        if over or not seen.one_sided(r, top):
-            aspect, cause = seen.classify(r, top, allowed, _skip(v))
-            gap = Gap(aspect, cause, missing, earlier=True)
-            gap.moves = moves
+    for key, held in list(seen.held.items()):
+        if over or not seen.one_sided(held.r, held.top):
+            aspect, cause = seen.classify(held.r, held.top, held.allowed, _skip(v))
+            gap = Gap(aspect, cause, not held.allowed, earlier=True)
+            gap.moves = held.moves
             out.append(gap)
-            del seen.held[pair]
+            del seen.held[key]
     return out
 
 
@@ -172,13 +171,27 @@ def record_hand(v: View, seen: RankVerdicts) -> None:
             seen.record(r, top, allowed)
 
 
-def extra_aspect(v: View, seen: RankVerdicts, m: Any) -> tuple[Aspect | None, str]:
-    """The aspect and cause of a listed (or applied) move the rules do not allow here."""
+def extra_aspect(v: View, seen: RankVerdicts, m: Any, now: bool = False) -> tuple[Aspect | None, str]:
+    """The aspect and cause of a listed move the rules do not allow here (``now``: applied, ``ranks``)."""
     aspect = why_illegal(v, m) if isinstance(m, dict) else Aspect.SET
     if aspect is Aspect.RANK:
         r, top = m["cards"][0][0], v.pile[-1][0]
-        return seen.classify(r, top, True, _skip(v))
+        if _suits_apart(v, m["cards"]):
+            return Aspect.SUITS, "suits"
+        return seen.classify(r, top, True, _skip(v), now)
     return aspect, aspect.value if aspect is not None else ""
+
+
+def _suits_apart(v: View, cards: list[str]) -> bool:
+    """A card of a rank listed alone while another card of that rank in the open zone is not: the engine
+    tells the suits apart (whatever the pile allows)."""
+    s = v.seat
+    if s is None or len(cards) != 1:
+        return False
+    zone = v.zone_of(s)
+    row = v.hand.lists[s] if zone == "hand" else v.fu.lists[s] if zone == "face_up" else []
+    listed = v.listed
+    return any(c[0] == cards[0][0] and (c,) not in listed for c in row)
 
 
 def _skip(v: View) -> str:

@@ -114,6 +114,7 @@ class LegalSet:
         self.add_simple("ready", "ready")
 
     def chain(self) -> None:
+        """IDIOT-DRAW-3: hand plays of the rank just played, and stop (a pickup and combinations left open)."""
         pile = self.v.pile
         r = pile[-1][0] if pile else None
         self.plays(Counter({c: k for c, k in self.hand.items() if c[0] == r}), "chain")
@@ -123,6 +124,7 @@ class LegalSet:
         self.opt.add(SIMPLE_KEYS["pickup"])
 
     def two_followup(self, s: int) -> None:
+        """IDIOT-TWO-2: one set of any rank from the open zone (a blind card from face-down), and stop."""
         zone = self.v.zone_of(s)
         if zone == "face_down":
             self.blind(s, "followup")
@@ -135,6 +137,7 @@ class LegalSet:
         self.opt.add(SIMPLE_KEYS["pickup"])
 
     def opening(self) -> None:
+        """IDIOT-OPEN-1/-3: hand plays of the ladder rank (of any rank once it is "any"), decline until then."""
         rank = self.v.snap.get("opening_rank")
         for r, cs in by_rank(self.hand).items():
             if rank in ("any", r):

@@ -171,5 +171,6 @@ def _ranks(bad: list[Probe], props: IdiotProperties, v: View, hand: Counter[str]
     elif not v.pending and v.pile:
         low = [c for c in src if not playable(c[0], v.pile, v.opts)]
         if low:
-            aspect, _ = props.ranks.classify(low[0][0], v.pile[-1][0], True, "T" if v.opts["ten_anytime"] else "")
+            skip = "T" if v.opts["ten_anytime"] else ""
+            aspect, _ = props.ranks.classify(low[0][0], v.pile[-1][0], True, skip, now=True)
             bad.append((play([low[0]]), RANK_PROBE.get(aspect, "IDIOT-PLAY-2")))

@@ -109,7 +109,7 @@ class IdiotProperties(GameProperties):
             return
         v0, v1 = self.views(step)
         if not v0.allows(step.move):
-            aspect, cause = extra_aspect(v0, self.ranks, step.move)
+            aspect, cause = extra_aspect(v0, self.ranks, step.move, now=True)
             if aspect is not None:
                 self._applied = (aspect, cause)
                 return

@@ -38,6 +38,21 @@ from ruleproof.properties.idiot.cards import ORDER, RANK_AT
 ALLOWED, REFUSED = 1, 2
 
 
+class Held:
+    """A difference of the listed moves held back: the engine's verdict ``allowed`` on ``r`` played on
+    ``top`` (moves missing when refused, listed when allowed), and those moves."""
+
+    __slots__ = ("allowed", "moves", "r", "top")
+
+    def __init__(self, r: str, top: str, allowed: bool, moves: list[Any]) -> None:
+        self.r, self.top, self.allowed, self.moves = r, top, allowed, moves
+
+    def hold(self, seen: RankVerdicts) -> None:
+        """Keep this difference in ``seen`` (the first sighting of its pair is the one kept)."""
+        lo, hi = (self.r, self.top) if RANK_AT[self.r] < RANK_AT[self.top] else (self.top, self.r)
+        seen.held.setdefault((lo, hi), self)
+
+
 class RankVerdicts:
     """The engine's verdicts this game: (rank played, top) -> ALLOWED and/or REFUSED bits.  The top is a
     rank, "2", or "" for an empty pile (those two only for IDIOT-TABLE-2's "as from the hand")."""
@@ -48,9 +63,9 @@ class RankVerdicts:
         self.seen: dict[tuple[str, str], int] = {}
         # the hand's verdicts on every rank, 2s and 10s included (IDIOT-TABLE-2: "as from the hand")
         self.hand: dict[tuple[str, str], int] = {}
-        # (lower rank, higher rank) -> a listed move's difference seen one way only: (rank, top, allowed,
-        # missing, moves), filed once the other way is seen (or the game is over)
-        self.held: dict[tuple[str, str], tuple[str, str, bool, bool, list[Any]]] = {}
+        # (lower rank, higher rank) -> a difference seen one way only, filed once the other way round is
+        # seen (or the game is over)
+        self.held: dict[tuple[str, str], Held] = {}
 
     def record(self, r: str, top: str, allowed: bool) -> None:
         k = (r, top)
@@ -73,16 +88,19 @@ class RankVerdicts:
         """Seen ranking ``a`` below ``b``, as the rules do (``a`` < ``b``)."""
         return bool(self.seen.get((b, a), 0) & ALLOWED or self.seen.get((a, b), 0) & REFUSED)
 
-    def classify(self, r: str, top: str, allowed: bool, skip: str = "") -> tuple[Aspect, str]:
+    def classify(self, r: str, top: str, allowed: bool, skip: str = "", now: bool = False) -> tuple[Aspect, str]:
         """The aspect and cause of the engine's verdict ``allowed`` on ``r`` played on ``top`` (both ordinary
         ranks), a verdict the rules do not give.  ``skip``: a rank no comparison can show (the 10 under
-        ten_anytime), left out of the ranks between the two."""
+        ten_anytime), left out of the ranks between the two.  ``now``: a move the engine applied (it listed nothing
+        the rules allow), whose finding cannot wait for more evidence since IDIOT-INV-4 fails in this step:
+        a comparison seen one way only is then the smaller difference of a rule of its own (one verdict,
+        where an order changes two)."""
         if r == top:
             return Aspect.EQUAL, "equal rank refused"
         lo, hi = (r, top) if RANK_AT[r] < RANK_AT[top] else (top, r)
         if self._unlike_any_order(r, top, allowed) or self.special(lo) or self.special(hi):
             return Aspect.RANK, f"{self._odd(r, top, allowed)} unlike any order"
-        if self._not_minimal(lo, hi, skip):
+        if self._not_minimal(lo, hi, skip) or (now and self.one_sided(r, top)):
             return Aspect.RANK, f"{self._odd(r, top, allowed)} unlike any order"
         return Aspect.ORDER, f"{lo} above {hi}"
 

@@ -43,7 +43,13 @@ def test_the_reference_against_itself_is_the_same(game: str) -> None:
 
 # Mutants whose first divergence is judged, on its game, by a neighbouring clause's property:
 # certification reports that clause first for them too (docs/kill-matrix.md, "clause(s) reported").
-NEIGHBOUR = {"RunsPerPlay": "IDIOT-BURN-6S", "WildOffColour": "FOOL-WORST-4", "OvertricksScored": "MOON-SCORE-2"}
+NEIGHBOUR = {
+    "RunsPerPlay": "IDIOT-BURN-6S",
+    "WildOffColour": "FOOL-WORST-4",
+    "OvertricksScored": "MOON-SCORE-2",
+    # a double led under no trump: doubles as trumps list what a led double calling the doubles lists
+    "DoublesTrumpUnderNoTrump": "MOON-LEAD-3",
+}
 
 
 # Mutants that differ only from themselves (CONTRACT-DET-1: a replayed game ends elsewhere): on one run

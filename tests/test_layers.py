@@ -44,7 +44,17 @@ def imports(path: Path, module: str) -> set[str]:
     """Every ``ruleproof`` module ``path`` imports, wherever the import statement stands."""
     found: set[str] = set()
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {  # `if TYPE_CHECKING:` imports never run: names for the type checker, no dependency
+        id(n)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and ast.unparse(block.test).endswith("TYPE_CHECKING")
+        for stmt in block.body
+        for n in ast.walk(stmt)
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("ruleproof"))
         elif isinstance(node, ast.ImportFrom):

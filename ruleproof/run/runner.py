@@ -116,25 +116,55 @@ def _explore(
     """The exploration's shards, merged in their order; a break, a stop or ``stop_after`` ends it."""
     if seed is None and not profile.derandomize:
         seed = random.SystemRandom().randrange(2**32)  # recorded, so the run can be repeated with --seed
-    run.draft.stats["seed"] = seed
-    shards = plan(profile.shards, profile.max_examples, seed)
-    run.draft.stats["shards"] = len(shards)
+    shards = _planned(run, profile, seed)
     units = [s for s in shards if only is None or s.index in only]
     steps = steps_for(run.game, profile)
     job = ShardJob(run.game, run.declared, profile, steps, run.stop_after, time.time() - run.elapsed())
-    run.stage("exploring", f"{profile.name}: {profile.max_examples} examples x {steps} steps")
     found = explorer(job, units) if explorer is not None else _here(run, job, units)
     try:
-        for part in found:
-            run.absorb(part)
-            if explorer is not None:
-                run.progress(job, Counter(), set())
-            if part.broken is not None or part.interrupted or run.should_stop():
-                break
+        _absorb_shards(run, found, job if explorer is not None else None)
     finally:
         close = getattr(found, "close", None)
         if close is not None:
             close()  # shards still running elsewhere are given up
+
+
+def merged(
+    run: GameRun,
+    profile: Profile,
+    seed: int | None,
+    head: Found | None,
+    shards: Sequence[Found],
+    *,
+    properties: bool,
+) -> None:
+    """A game from parts found elsewhere (``ruleproof merge``): merged exactly as ``collect`` merges its own."""
+    if head is not None:
+        run.absorb(head)
+    if run.declared and properties and run.draft.broken is None and not run.should_stop():
+        _planned(run, profile, seed)
+        _absorb_shards(run, iter(shards), None)
+
+
+def _planned(run: GameRun, profile: Profile, seed: int | None) -> tuple[Shard, ...]:
+    """The game's shards (recorded in its stats, with the seed they derive from); the stage starts."""
+    run.draft.stats["seed"] = seed
+    shards = plan(profile.shards, profile.max_examples, seed)
+    run.draft.stats["shards"] = len(shards)
+    steps = steps_for(run.game, profile)
+    run.stage("exploring", f"{profile.name}: {profile.max_examples} examples x {steps} steps")
+    return shards
+
+
+def _absorb_shards(run: GameRun, found: Iterator[Found], job: ShardJob | None) -> None:
+    """Merge the shards in their order until one breaks or stops, or ``stop_after``'s clause failed;
+    with a ``job`` (shards explored elsewhere), the progress is told as each arrives."""
+    for part in found:
+        run.absorb(part)
+        if job is not None:
+            run.progress(job, Counter(), set())
+        if part.broken is not None or part.interrupted or run.should_stop():
+            break
 
 
 def _here(run: GameRun, job: ShardJob, units: Sequence[Shard]) -> Iterator[Found]:

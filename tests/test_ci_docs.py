@@ -60,6 +60,21 @@ def test_the_page_has_the_commands_it_promises() -> None:
         for argv in COMMAND_LINES
     )
     assert any("--from-trace" in argv for argv in COMMAND_LINES)
+    assert any("--shard" in argv for argv in COMMAND_LINES) and "merge" in subcommands
+
+
+def test_the_shard_matrix_covers_every_part_once_and_merges_them_all() -> None:
+    """The matrix's parts K/N are 1..N, each uploaded, and the merge job needs them and names every one."""
+    (flow,) = [w for w in workflows() if "merge" in w.get("jobs", {})]
+    part, merge = flow["jobs"]["part"], flow["jobs"]["merge"]
+    parts = part["strategy"]["matrix"]["part"]
+    (run,) = [s["run"] for s in part["steps"] if "--shard" in s.get("run", "")]
+    n = int(re.search(r"--shard \"\$\{\{ matrix.part \}\}/(\d+)\"", run).group(1))  # type: ignore[union-attr]
+    assert parts == list(range(1, n + 1)) and part["strategy"]["fail-fast"] is False
+    assert "--seed" in run, "every part explores from the same seed"
+    assert merge["needs"] == "part"
+    (merged,) = [s["run"] for s in merge["steps"] if "ruleproof merge" in s.get("run", "")]
+    assert [f"parts/part-{k}.json" for k in parts] == re.findall(r"parts/part-\d+\.json", merged)
 
 
 @pytest.mark.parametrize("argv", COMMAND_LINES, ids=[" ".join(a)[:60] for a in COMMAND_LINES])

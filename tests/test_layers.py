@@ -3,14 +3,18 @@
 From the bottom up: ``model`` (the contract, games, findings, reports: no behaviour), then the
 rules stated twice and independently (``properties``, ``reference``: neither imports the other),
 ``transport`` (talking to an engine), ``run`` (a certification), ``output`` (what people and tools
-read) and ``cli`` (the command and the pytest plugin).  A module may import from its own layer and
-the layers below, never above, and the modules import each other without a cycle.  Imports inside
-functions and under ``TYPE_CHECKING`` count: a lazy import is still a dependency.
+read), ``stateful`` (the games as Hypothesis state machines for a user's suite: it drives engines as
+``run`` does and words failures as ``output`` does) and ``cli`` (the command and the pytest
+plugin).  A module may import from its own layer and the layers below, never above, and the modules
+import each other without a cycle.  Imports inside functions and under ``TYPE_CHECKING`` count: a
+lazy import is still a dependency.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # where each subpackage's sources live (pyproject.toml's package-dir)
 SOURCES = {"ruleproof": ROOT / "ruleproof", "ruleproof.properties": ROOT / "properties",
            "ruleproof.reference": ROOT / "reference"}  # fmt: skip
-LAYERS = ["model", "rules", "transport", "run", "output", "cli"]
+LAYERS = ["model", "rules", "transport", "run", "output", "stateful", "cli"]
 
 
 def layer(module: str) -> int:
@@ -137,3 +141,16 @@ def test_the_architecture_page_maps_every_module() -> None:
         if not any(f"{folder}{shown}" in row or (folder in row and shown in row) for row in rows):
             missing.append(name)
     assert not missing, f"docs/architecture.md does not map {missing}"
+
+
+def test_the_state_machines_are_a_layer_of_their_own_that_nothing_imports() -> None:
+    assert layer("ruleproof.stateful") == LAYERS.index("stateful")
+    importers = sorted(m for m, deps in graph().items() if "ruleproof.stateful" in deps)
+    assert importers == [], importers  # a user's test suite imports it; the command and the plugin never do
+
+
+def test_importing_ruleproof_or_its_plugin_leaves_hypothesis_stateful_unimported() -> None:
+    # pytest loads the plugin in every session of a project that installs ruleproof: it must stay cheap
+    code = "import ruleproof, ruleproof.cli.plugin, sys; print('hypothesis.stateful' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -1,0 +1,67 @@
+"""A fresh project puts the state machine in its suite with three lines, and pytest does the rest.
+
+A folder holding only an engine with a planted bug (the cards go left) and a three-line test module:
+``pytest`` fails on BM-PASS-1 with a shrunk counterexample, and the next ``pytest`` replays that
+failure from Hypothesis's example database (``.hypothesis/`` in the folder) before generating anything.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ENGINE = """\
+from ruleproof.reference.base import ReferenceEngine
+from ruleproof.reference.black_maria import BlackMaria
+
+
+class PassesLeft(BlackMaria):
+    def pass_target(self, seat, players, round_):
+        return (seat + 1) % players  # the planted bug: BM-PASS-1 passes to the right
+
+
+def engine():
+    return ReferenceEngine([PassesLeft()], name="my-engine")
+"""
+
+TEST_MODULE = """\
+import ruleproof.stateful
+from my_engine import engine
+TestMyEngine = ruleproof.stateful.machine("black-maria", engine).TestCase
+"""
+
+STEP = re.compile(r"^E\s+state\.(deal|play|probe|next_game)\(", re.M)
+# Hypothesis's statistics: the reuse phase replayed the database's examples and one of them failed
+REPLAYED = re.compile(r"during reuse phase[^\n]*\n[^\n]*\n\s*- 0 passing[^,]*, [1-9][0-9]* failing")
+
+
+def pytest_in(folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--hypothesis-show-statistics"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_three_lines_fail_a_planted_bug_shrunk_and_the_next_run_replays_it_first(tmp_path: Path) -> None:
+    (tmp_path / "my_engine.py").write_text(ENGINE, encoding="utf-8")
+    (tmp_path / "test_my_engine.py").write_text(TEST_MODULE, encoding="utf-8")
+    assert len(TEST_MODULE.splitlines()) == 3
+
+    first = pytest_in(tmp_path)
+    out = first.stdout
+    assert first.returncode == 1, out[-3000:] + first.stderr[-2000:]
+    assert "ClauseViolated[BM-PASS-1]: BM-PASS-1: " in out and "right-hand neighbour" in out, out[-3000:]
+    steps = STEP.findall(out)
+    assert 1 <= len(steps) <= 6 and steps[0] == "deal", steps  # the deal and the passes, shrunk
+    assert (tmp_path / ".hypothesis").is_dir()
+
+    second = pytest_in(tmp_path)
+    assert second.returncode == 1 and "ClauseViolated[BM-PASS-1]" in second.stdout, second.stdout[-3000:]
+    assert REPLAYED.search(second.stdout), second.stdout[-3000:]
+    assert "during generate phase" not in second.stdout  # found again before generating anything

@@ -428,13 +428,14 @@ def test_an_idiot_deal_is_adapted_to_a_smaller_table() -> None:
     from collections import Counter
 
     from ruleproof.properties import properties_for
+    from ruleproof.properties.idiot.cards import laid_out
     from ruleproof.reference import ReferenceEngine
     from ruleproof.transport.checked import CheckedEngine
 
     props = properties_for("idiot")
     big = Setup("idiot", 3, 1, {"decks": 2, "after_burn": "next", "six_burn": 3, "two_followup": "optional"})
     cards = sorted(Counter({f"{r}{s}": 2 for r in "23456789TJQKA" for s in "SHDC"}).elements())
-    deal = props(big, None)._deal_of(cards)  # type: ignore[attr-defined]
+    deal = laid_out(cards, big.players)
     declared = {"players": [2, 3, 4], "options": {"decks": {"min": 1, "max": 4}}}
     smaller = props.smaller_setups(big, declared)
     assert [(s.players, s.options["decks"], s.dealer) for s in smaller] == [(2, 1, 1)]

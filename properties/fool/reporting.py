@@ -1,0 +1,25 @@
+"""How the checks report: ``judge`` builds a finding's message and values only when it fails (the
+per-play checks run on every step), ``describe`` shows a trick as seat:card in play order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ruleproof.properties.fool.props import FoolProperties
+
+
+def judge(props: FoolProperties, clause: str, ok: bool, finding: Callable[[], tuple[str, Any, Any]]) -> None:
+    """``props.expect`` for checks run on every play or trick: the message and the expected and got
+    values, which cost more to build than the check itself, come from ``finding`` only when it fails."""
+    if ok:
+        props.expect(clause, True, "")
+    else:
+        props.expect(clause, False, *finding())
+
+
+def describe(trick: Sequence[str], seats: Sequence[int]) -> list[str]:
+    """A trick for messages: seat:card in play order."""
+    return [f"{seats[i]}:{trick[i]}" for i in range(len(trick))]

@@ -334,9 +334,12 @@ def _fixture_from_trace(args: argparse.Namespace, out: Console) -> int:
         raise UsageError(f"--from-trace {args.from_trace}: {exc}") from None
     text = json.dumps(data, indent=1) + "\n"
     if args.output:
-        from ruleproof.cli.options import check_output_file
+        from ruleproof.cli.options import check_output_dir, check_output_file
         from ruleproof.output.files import write_atomic
 
+        # a new fixture usually starts a new folder (--fixtures DIR): create it, as --traces is created
+        folder = check_output_dir(Path(args.output).parent, "-o")
+        folder.mkdir(parents=True, exist_ok=True)
         path = check_output_file(args.output, "-o")
         write_atomic(path, text)
         out.print(

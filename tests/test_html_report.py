@@ -371,4 +371,8 @@ def test_the_steps_show_moves_as_cards_with_the_seat_that_moved(page: Any, cert:
     move = failure["trace"][-1]["apply"]
     assert last.locator(".card").get_attribute("title") == move["card"]
     assert " ".join(last.inner_text().split()).startswith(f"seat {failure['states'][-2]['to_act']} play")
+    line = page.locator("#failure-black-maria-0 .current-step .stepline")
+    assert line.locator(".card").get_attribute("title") == move["card"], "the current step drawn as its entry"
+    page.locator("#failure-black-maria-0 button.prev").click()
+    assert line.inner_text().startswith(f"{len(failure['trace']) - 1}. seat ") and page.problems == []
     assert "deal: hand" in steps.nth(1).inner_text(), "a deal is summarized (the board draws its cards)"

@@ -182,7 +182,7 @@ class Exploration:
                 first = lock.differences[0]
                 if first.key not in self.found:
                     script.play_on()
-                    tail = tuple(lock.events[lock.at + 1 :])
+                    tail = lock.tail(lock.at + 1)
                     self.found[first.key] = Found(first, tuple(lock.differences[1:]), lock.game_trace(lock.at), tail)
 
     def run(self, seed: int | None) -> None:
@@ -286,7 +286,8 @@ class Exploration:
             self.found[first.key] = Found(first, tuple(lock.differences[1:]), trace, tail)
 
     def tail(self, lock: Lockstep, data: st.DataObject) -> tuple[Event, ...]:
-        """Play on with A's choices while B lists and accepts them (no more comparing)."""
+        """Play on with A's choices while B lists and accepts them (no more comparing); a move either side
+        refused is left out (``Lockstep.tail``: B's game may be over where A's deals the next round)."""
         start = len(lock.events)
         props = self.a.session.props if self.a.session else None
         assert props is not None
@@ -299,7 +300,7 @@ class Exploration:
                 or not lock.apply(move)
             ):
                 break
-        return tuple(lock.events[start:])
+        return lock.tail(start)
 
 
 def open_found(lock: Lockstep, o: OpenDifference) -> Found:

@@ -232,6 +232,9 @@ class Lockstep:
     at: int | None = None  # index in events of that step
     open: list[OpenDifference] = field(factory=list)  # each step showing a field not seen open before
     states: list[tuple[State | None, State | None]] = field(factory=list)  # each side's state after each event
+    # after the divergence: the index of the first move a side refused (the game is no longer one game on
+    # both sides there: a side whose game is over refuses the other's next deal, and breaks no rule)
+    tail_end: int | None = None
 
     @property
     def diverged(self) -> bool:
@@ -258,10 +261,18 @@ class Lockstep:
         if from_trace and not deal and move_key(move) not in self.a.snap.move_keys:
             raise TraceDiverged("side A does not list this recorded move")
         self.events.append(Event("apply", move))
+        after_divergence = self.diverged
         ok_a = self._session(self.a).apply(move, listed=not deal)
         ok_b = self._session(self.b).apply(move, listed=not deal)
         self._compare(outcome=(self.a.engine.last, self.b.engine.last))
+        if after_divergence and not (ok_a and ok_b) and self.tail_end is None:
+            self.tail_end = len(self.events) - 1
         return ok_a and ok_b
+
+    def tail(self, start: int) -> tuple[Event, ...]:
+        """The events from index ``start`` on that both sides took (up to ``tail_end``): the game played on
+        after the divergence, to name the clauses each side breaks."""
+        return tuple(self.events[start : self.tail_end])
 
     def probe(self, move: Move, clause: str) -> None:
         """A move the rules forbid, to both sides: both must answer alike."""

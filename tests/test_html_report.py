@@ -146,6 +146,11 @@ def test_failing_rows_come_first_and_a_row_says_what_it_did_not_reach_and_the_ba
     assert "not reached: ends-at-target" in row and "regression: passed in the baseline" in row
     assert "fixed: failed in the baseline" in page[page.index('data-clause="MOON-SCORE-1"') :].split("</tr>")[0]
     assert "newly untested" in page[page.index('data-clause="MOON-LEAD-1"') :].split("</tr>")[0]
+    changed = _with(cert, "moon", clauses)
+    changed["games"]["moon"]["baseline"] = {"regressions": ["MOON-SCORE-2"], "fixed": ["MOON-SCORE-1"], "untested": []}
+    page = render_html(changed)
+    line = "against the baseline: 1 regression (MOON-SCORE-2), 1 fixed (MOON-SCORE-1), 0 newly untested"
+    assert f'<p class="baseline-line">{line}</p>' in page and "<b>baseline</b>" not in page, "a line, not a blob"
 
 
 def test_the_clause_text_is_rendered_markdown(cert: dict[str, Any]) -> None:

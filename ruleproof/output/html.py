@@ -41,7 +41,7 @@ BASELINE_NOTES = {
 BROKE = "broke the rule"  # the mark on the seat that moved in the violating step
 # Certificate fields the page draws itself; any other field (a newer certificate's) is listed as JSON.
 DRAWN_TOP = {"verdict", "engine", "profile", "seed", "games", "interrupted", "interrupted_by", "not_run"}
-DRAWN_GAME = {"verdict", "interrupted", "seconds", "clauses", "failures", "fixtures", "skipped", "broken"}
+DRAWN_GAME = {"verdict", "interrupted", "seconds", "clauses", "failures", "fixtures", "skipped", "broken", "baseline"}
 
 
 @frozen
@@ -105,6 +105,7 @@ class GameView:
     fixtures: tuple[tuple[str, str], ...]
     interrupted: bool
     other: tuple[Other, ...]  # fields the page does not draw itself
+    baseline: str | None = None  # --baseline, in a line: its regressions, fixes and newly untested clauses
 
     @property
     def deviations(self) -> tuple[ClauseRow, ...]:
@@ -254,6 +255,16 @@ def clause_row(clause: str, entry: Mapping[str, Any], shown: FailureView | None)
     )
 
 
+def baseline_line(data: Mapping[str, Any]) -> str:
+    """``2 regressions (BM-PASS-1, BM-LEAD-2), 1 fixed, 0 newly untested``: each clause is also on its row."""
+    parts = []
+    for key, name in (("regressions", "regression"), ("fixed", "fixed"), ("untested", "newly untested")):
+        clauses = [_str(c) for c in _list(data.get(key) or [])]
+        plural = "s" if key == "regressions" and len(clauses) != 1 else ""
+        parts.append(f"{len(clauses)} {name}{plural}" + (f" ({', '.join(clauses)})" if clauses else ""))
+    return "against the baseline: " + ", ".join(parts)
+
+
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
@@ -286,6 +297,7 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
         fixtures=tuple((_str(k), _str(v)) for k, v in fixtures.items()),
         interrupted=data.get("interrupted") is True,
         other=others(data, DRAWN_GAME),
+        baseline=baseline_line(_dict(data.get("baseline"))) if data.get("baseline") is not None else None,
     )
 
 

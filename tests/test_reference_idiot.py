@@ -476,6 +476,11 @@ def _moves(rules: Idiot, s: IdiotState) -> Any:
     return legal(s, rules)
 
 
+def _opening() -> IdiotState:
+    """Seat 0 opens the ladder at 3 holding a 3."""
+    return evolve(table([["3C", "8C", "9C"], ["4C", "KD", "KH"]], draw=["5S"]), phase="opening", opening_rank="3")
+
+
 MUTANT_CASES: dict[type[Idiot], tuple[IdiotState, Callable[[Idiot, IdiotState], Any]]] = {
     mutants.BurnerPlaysAgain: (table([["TC", "8C", "9C"], ["4C"], ["5C"]], discard=["5D"]), _after("TC")),
     mutants.SixesNeedFour: (table([["6C", "8C", "9C"], ["4C"]], discard=["6D", "6H"]), _after("6C")),
@@ -535,6 +540,29 @@ MUTANT_CASES: dict[type[Idiot], tuple[IdiotState, Callable[[Idiot, IdiotState], 
     ),
     # a heart of a lower rank from the hand: only the mutant lists it on a 9
     mutants.HeartsGoAnywhere: (table([["3H", "3C", "KC"], ["4C"]], discard=["9D"]), _moves),
+    mutants.IdenticalSwapNotListed: (
+        evolve(table([["5C", "8C", "9C"], ["4C"]], face_up=[["5C", "KD", "KH"], ["QS"]], decks=2), phase="swap"),
+        _moves,
+    ),
+    mutants.ReadyPassesRight: (
+        evolve(table([["5C", "8C", "9C"], ["4C"], ["6C"]]), phase="swap"),
+        lambda rules, s: rules.to_json(rules.apply(s, {"type": "ready"}))["to_act"],
+    ),
+    mutants.HolderMustOpen: (_opening(), _moves),
+    mutants.LadderRankKept: (_opening(), _after("3C")),
+    mutants.PlayLandsReversed: (table([["5C", "5D", "9C"], ["4C"]], discard=["3D"]), _after("5C", "5D")),
+    mutants.CardNamedTwice: (table([["5C", "8C", "9C"], ["4C"]], discard=["3D"]), _after("5C", "5C")),
+    mutants.QueenAboveKing: (table([["QC", "8C", "9C"], ["4C"]], discard=["KD"]), _moves),
+    mutants.RankUncheckedOnApply: (table([["3C", "8C", "9C"], ["4C"]], discard=["KD"]), _after("3C")),
+    mutants.PileToTheNext: (
+        table([["5C", "8C", "9C"], ["4C"]], discard=["4D", "KD"]),
+        lambda rules, s: rules.to_json(rules.apply(s, {"type": "pickup"})),
+    ),
+    mutants.EightSkips: (table([["8C", "9C", "TC"], ["4C"], ["5C"]], discard=["3D"]), _after("8C")),
+    mutants.NeverOut: (
+        table([["9C"], ["4C"], ["QC"]], face_up=[[], ["KS"], ["KS"]], face_down=[[], ["KS"], ["KS"]], discard=["3S"]),
+        _after("9C"),
+    ),
 }
 
 

@@ -26,7 +26,8 @@ from ruleproof.run.runner import PROFILES, certify_game
 from ruleproof.transport.checked import CheckedEngine
 from ruleproof.transport.server import serve
 from ruleproof.transport.subprocess import SubprocessEngine
-from tests.processes import gone
+from tests import cli_helpers
+from tests.processes import gone, wait_for_file
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken_engines"
@@ -44,16 +45,9 @@ def broken_cmd(name: str, *args: str) -> list[str]:
 def run_cli(
     *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None, limit: float = 30
 ) -> tuple[subprocess.CompletedProcess[str], float]:
+    """The command as a process, and how long it took (a hang must be cut short, not waited out)."""
     started = time.monotonic()
-    proc = subprocess.run(
-        [PY, "-m", "ruleproof.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=limit,
-        env={**os.environ, "COLUMNS": "200", **(env or {})},
-        check=False,
-    )
+    proc = cli_helpers.run_cli(*args, cwd=cwd, env=env, limit=limit)
     return proc, time.monotonic() - started
 
 
@@ -270,7 +264,7 @@ def test_pytest_plugin_with_engine_cmd(tmp_path: Path) -> None:
 def test_interrupted_kit_reaps_the_engine(sig: str, tmp_path: Path) -> None:
     import signal
 
-    pidfile = tmp_path / "pids"
+    pidfile, hung = tmp_path / "pids", tmp_path / "hung"
     proc = subprocess.Popen(
         [
             PY,
@@ -291,12 +285,9 @@ def test_interrupted_kit_reaps_the_engine(sig: str, tmp_path: Path) -> None:
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env={**os.environ, "BROKEN_ENGINE_PIDFILE": str(pidfile)},
+        env={**os.environ, "BROKEN_ENGINE_PIDFILE": str(pidfile), "BROKEN_ENGINE_READY": str(hung)},
     )
-    deadline = time.monotonic() + 20
-    while not pidfile.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(1.5)  # the engine now hangs in its 8th apply; the kit waits in the call
+    wait_for_file(hung)  # the engine now hangs in its 8th apply; the kit waits in the call
     started = time.monotonic()
     proc.send_signal(getattr(signal, sig))
     proc.communicate(timeout=20)

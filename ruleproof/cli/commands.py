@@ -1,4 +1,4 @@
-"""The ``ruleproof`` command: certify, replay, serve, check fixtures.
+"""The ``ruleproof`` command: certify, merge, replay, serve, check fixtures.
 
 Exit status: 0 every clause passes, 1 a rule is violated, 2 the engine or
 adapter is broken, the call is wrong, or nothing could be judged (an
@@ -9,12 +9,14 @@ names the argument, file or field; ``--debug`` adds the traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import json
 import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -36,11 +38,14 @@ from ruleproof.output.terminal import print_broken
 from ruleproof.run.events import Handler, to_all
 
 if TYPE_CHECKING:  # imported where used, so that ``ruleproof --help`` stays quick
+    from ruleproof.model.certificate import Certificate
     from ruleproof.model.findings import Trace
     from ruleproof.model.report import GameReport
     from ruleproof.run.certification import Request
     from ruleproof.run.diff import DiffResult
+    from ruleproof.run.partial import Partial
     from ruleproof.run.replay import ReplayOutcome
+    from ruleproof.run.runner import Explorer
     from ruleproof.transport.checked import CheckedEngine
 
 SIGNAL_EXIT = {"SIGINT": 130, "SIGTERM": 143}  # 128 + the signal number, as a shell reports it
@@ -93,6 +98,13 @@ def build_parser() -> Parser:
         help="drive two engines (or two rule settings) in lockstep and show where they differ",
     )
     add_to(d, command="diff")  # its flags, from the same table
+
+    m = sub.add_parser(
+        "merge", parents=[common], help="merge the partial certificates of certify --shard K/N into one certificate"
+    )
+    m.add_argument("parts", nargs="+", metavar="PART", help="the partial certificates, one for each K of N")
+    m.add_argument("-o", "--json", dest="json", metavar="CERT.json", help="write the merged certificate as JSON")
+    add_to(m, ("engine", "engine-cmd", "timeout", "junit", "html", "summary", "traces", "expect", "baseline", "quiet"))
     return parser
 
 
@@ -159,28 +171,162 @@ def saver(opts: Options) -> Callable[[GameReport, JSONObject], list[tuple[str, s
 def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
     from ruleproof.cli.stopper import Stopper
     from ruleproof.run.certification import certify
-    from ruleproof.transport.checked import CheckedEngine
 
     opts = options_from(args)  # every argument and output path is checked before the engine starts
+    if opts.shard is not None:
+        return certify_shard(opts, out, err)
     emit = to_all(handlers(opts, out, err))
     with Stopper(opts.max_time) as stopper:
+        engine = opened(opts, stopper.event)
         try:
-            engine: CheckedEngine | AdapterBroken = CheckedEngine(opts.open_engine(stopper.event))
-        except AdapterBroken as broken:  # it cannot even start: still a certificate that says so
-            engine = broken
-        try:
-            cert = certify(engine, request(opts), stop=stopper.event, emit=emit, save_traces=saver(opts))
+            with shard_pool(opts, stopper.event) as explorer:
+                cert = certify(
+                    engine, request(opts), stop=stopper.event, emit=emit, save_traces=saver(opts), explorer=explorer
+                )
         finally:
-            if isinstance(engine, CheckedEngine):
+            if not isinstance(engine, AdapterBroken):
                 engine.close()
+    return finished(cert, opts, stopper.signal, err)
+
+
+def opened(opts: Options, stop: threading.Event) -> CheckedEngine | AdapterBroken:
+    """The engine the options name, checked; or why it could not even start (still a certificate)."""
+    from ruleproof.transport.checked import CheckedEngine
+
+    try:
+        return CheckedEngine(opts.open_engine(stop))
+    except AdapterBroken as broken:
+        return broken
+
+
+@contextlib.contextmanager
+def shard_pool(opts: Options, stop: threading.Event) -> Iterator[Explorer | None]:
+    """``--workers N``: N local processes exploring the shards (None: this process does, as with one worker
+    or a profile of one shard, where there is nothing to share out)."""
+    from ruleproof.run.profiles import PROFILES
+
+    if opts.workers <= 1 or PROFILES[opts.profile].shards <= 1:
+        yield None
+        return
+    from ruleproof.cli.options import open_engine
+    from ruleproof.run.pool import ShardPool
+
+    opener = functools.partial(open_engine, opts.engine, opts.engine_cmd, opts.timeout)
+    with ShardPool(opts.workers, opener, stop) as pool:
+        yield pool
+
+
+def finished(cert: Certificate, opts: Options, signal_name: str | None, err: Console) -> int:
+    """The exit status of a certification (or a merge), saying so when it was interrupted."""
     if cert.interrupted is not None:
         where = f"; certificate {opts.json_path}" if opts.json_path else ""
         err.print(
             f"[yellow]interrupted[/] ({cert.interrupted}): the verdicts so far are kept, marked interrupted{where}"
         )
-        if stopper.signal in SIGNAL_EXIT:
-            return SIGNAL_EXIT[stopper.signal]
+        if signal_name in SIGNAL_EXIT:
+            return SIGNAL_EXIT[signal_name]
     return cert.exit_status
+
+
+# -- certify --shard K/N, merge ------------------------------------------------------------------------
+
+
+def certify_shard(opts: Options, out: Console, err: Console) -> int:
+    """``certify --shard K/N``: this machine's part, written to --json as a partial certificate."""
+    from ruleproof.cli.stopper import Stopper
+    from ruleproof.output.files import write_atomic
+    from ruleproof.run.certification import certify_part
+
+    path = shard_checked(opts)
+    assert opts.shard is not None
+    progress = handlers(opts, out, err)[:-1] if not opts.quiet else []  # no report: the merge makes it
+    with Stopper(opts.max_time) as stopper:
+        engine = opened(opts, stopper.event)
+        try:
+            with shard_pool(opts, stopper.event) as explorer:
+                part = certify_part(
+                    engine, request(opts), opts.shard, stop=stopper.event, emit=to_all(progress), explorer=explorer
+                )
+        finally:
+            if not isinstance(engine, AdapterBroken):
+                engine.close()
+    write_atomic(path, json.dumps(part.to_json()))
+    k, n = opts.shard
+    what = f"broken ({part.broken.kind}): " if part.broken else ""
+    what = f"interrupted ({part.interrupted}): " if part.interrupted else what
+    out.print(f"part {k}/{n}: {what}partial certificate {escape(str(path))}; merge the {n} parts with ruleproof merge")
+    return SIGNAL_EXIT.get(stopper.signal or "", 0)
+
+
+def shard_checked(opts: Options) -> Path:
+    """What ``--shard`` needs: --json (where the part goes), a fixed seed, and no report of its own."""
+    from ruleproof.run.profiles import PROFILES
+
+    if opts.json_path is None:
+        raise UsageError("--shard: give --json PATH, where this part of the run is written")
+    for flag, value in (("--junit", opts.junit_path), ("--html", opts.html_path), ("--summary", opts.summary_path),
+                        ("--expect", opts.expect), ("--baseline", opts.baseline)):  # fmt: skip
+        if value is not None:
+            raise UsageError(f"--shard with {flag}: a part has no verdict of its own; give {flag} to ruleproof merge")
+    if opts.seed is None and not PROFILES[opts.profile].derandomize:
+        raise UsageError(
+            f"--shard with --profile {opts.profile}: give --seed N, the same on every machine (this profile "
+            "draws a new seed each run, and the parts of one run must explore from one seed)"
+        )
+    return opts.json_path
+
+
+def cmd_merge(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from ruleproof.cli.stopper import Stopper
+    from ruleproof.run.certification import merge
+    from ruleproof.run.partial import Partial, one_run
+
+    opts = options_from(args)
+    parts = one_run([(path, Partial.from_json(read_json_file(path, "merge"), path)) for path in args.parts])
+    emit = to_all(handlers(opts, out, err))
+    with Stopper(opts.max_time) as stopper:
+        engine = merge_engine(opts, parts, stopper.event)
+        try:
+            cert = merge(parts, engine, request(opts), stop=stopper.event, emit=emit, save_traces=saver(opts))
+        finally:
+            engine.close()
+    return finished(cert, opts, stopper.signal, err)
+
+
+def merge_engine(opts: Options, parts: Sequence[Partial], stop: threading.Event) -> CheckedEngine:
+    """The engine that minimizes and confirms what the parts found: the one merge is given, else the one
+    the parts name; when nothing failed, none is started.  It must be the engine the parts certified."""
+    from ruleproof.transport.checked import CheckedEngine
+
+    first = parts[0]
+    failing = any(f.causes for p in parts for r in p.reports for f in r.found)
+    if not failing or any(p.broken for p in parts):
+        return CheckedEngine(Unopened())
+    if opts.engine is not None or opts.engine_cmd:
+        named = opts
+    else:  # as the parts were certified (the reference when they name no engine)
+        named = options_from(build_parser().parse_args(["certify", *first.engine_args]))
+    engine = opened(named, stop)
+    if isinstance(engine, AdapterBroken):
+        why = f"{engine.kind}: {engine.message}"
+        raise UsageError(f"merge: the engine that minimizes the failures could not start ({why})")
+    got = engine.hello()["engine"]
+    if got != first.engine:
+        engine.close()
+        raise UsageError(
+            f"merge: the engine answers hello as {got}, but the parts certified {first.engine}: give merge that engine "
+            "(--engine or --engine-cmd)"
+        )
+    return engine
+
+
+class Unopened:
+    """The engine of a merge that needs none (nothing failed): any call is a bug of the kit."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "close":
+            return lambda: None
+        raise AdapterBroken("exited", f"merge started no engine, yet {name} was called")
 
 
 # -- replay ------------------------------------------------------------------------------------------
@@ -416,6 +562,7 @@ def _run_diff(args: argparse.Namespace, game: str, profile: Any, timeout: float,
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Console, Console], int]] = {
     "certify": cmd_certify,
+    "merge": cmd_merge,
     "replay": cmd_replay,
     "serve": cmd_serve,
     "fixtures": cmd_fixtures,

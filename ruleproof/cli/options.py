@@ -86,6 +86,10 @@ FLAGS: tuple[Flag, ...] = (
     Flag("fixtures", "also run your own fixture files from DIR (repeatable)", "DIR", "many"),
     Flag("quiet", "no progress lines on stderr (the report and the files are the same)", kind="switch",
          cli_only=True),
+    Flag("workers", "explore each game's shards in N local processes (default 1: this one); the certificate is "
+         "the same", "N", cli_only=True),
+    Flag("shard", "explore only part K of N of each game's shards and write a partial certificate (--json) for "
+         "ruleproof merge", "K/N", cli_only=True),
     # ruleproof diff's own
     Flag("vs", "side B, a Python engine factory (default: the reference)", "MODULE:FACTORY", exclusive="vs",
          cli_only=True, commands=("diff",)),
@@ -152,6 +156,8 @@ class Options:
     baseline: str | None = None  # --baseline CERT.json
     inputs: RunInputs | None = None  # the expectations, baseline and user fixtures, loaded and checked
     quiet: bool = False
+    workers: int = 1  # --workers: local processes exploring shards (1: the run's own)
+    shard: tuple[int, int] | None = None  # --shard K/N: this machine's part of the shards
 
     @classmethod
     def build(cls, values: Mapping[str, Any], prefix: str = "--") -> Options:
@@ -186,6 +192,8 @@ class Options:
             baseline=get("baseline"),
             inputs=_load_inputs(get("expect"), get("baseline"), get("fixtures"), flag),
             quiet=bool(get("quiet")),
+            workers=1 if get("workers") is None else parse_workers(get("workers"), flag("workers")),
+            shard=None if get("shard") is None else parse_shard(get("shard"), flag("shard")),
         )
 
     @property
@@ -307,6 +315,31 @@ def parse_seed(value: Any, flag: str = "--seed") -> int:
         return int(str(value).strip(), 10)
     except ValueError:
         raise UsageError(f"{flag}: {value!r} is not an integer") from None
+
+
+MAX_WORKERS = 64
+
+
+def parse_workers(value: Any, flag: str = "--workers") -> int:
+    """A number of worker processes: an integer from 1 to ``MAX_WORKERS``."""
+    try:
+        workers = int(str(value).strip(), 10)
+    except ValueError:
+        raise UsageError(f"{flag}: {value!r} is not a whole number of processes") from None
+    if not 1 <= workers <= MAX_WORKERS:
+        raise UsageError(f"{flag}: {workers} is not between 1 and {MAX_WORKERS}")
+    return workers
+
+
+def parse_shard(value: Any, flag: str = "--shard") -> tuple[int, int]:
+    """``K/N``: part K (1-based) of N, with 1 <= K <= N."""
+    k, sep, n = str(value).strip().partition("/")
+    if not sep or not k.strip().isdigit() or not n.strip().isdigit():
+        raise UsageError(f"{flag}: {value!r} is not K/N (this machine's part K of N, e.g. 1/4)")
+    part, parts = int(k), int(n)
+    if not 1 <= part <= parts:
+        raise UsageError(f"{flag}: {value!r}: K must be between 1 and N")
+    return part, parts
 
 
 def check_output_file(value: str | Path, flag: str) -> Path:

@@ -63,6 +63,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "ruleproof: an item of a ruleproof certification (one clause of one game)")
+    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_XdistController(), "ruleproof-xdist")
+
+
+class _XdistController:
+    """The controller of a pytest-xdist session: tells each worker where to leave its part of the
+    certificate (the settings may come from a ruleproof.toml only the workers collect)."""
+
+    def __init__(self) -> None:
+        self.parts: Path | None = None
+
+    def pytest_configure_node(self, node: Any) -> None:
+        if self.parts is None:
+            import tempfile
+
+            self.parts = Path(tempfile.mkdtemp(prefix="ruleproof-parts-"))
+        node.workerinput["ruleproof_parts"] = str(self.parts)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.parts is not None:
+            _join_parts(self.parts)
 
 
 def settings(config: pytest.Config, file: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -99,9 +120,9 @@ def _active(config: pytest.Config) -> bool:
     )
 
 
-def _options(config: pytest.Config, file: dict[str, Any] | None = None) -> Options:
+def _options(raw: dict[str, Any]) -> Options:
     try:
-        return Options.build(settings(config, file), PREFIX)
+        return Options.build(raw, PREFIX)
     except UserError as err:
         raise pytest.UsageError(f"ruleproof: {err}") from None
 
@@ -136,7 +157,8 @@ class RuleproofFile(pytest.File):
                 file = tomllib.loads(self.path.read_text(encoding="utf-8"))
             except (OSError, tomllib.TOMLDecodeError) as err:
                 raise pytest.UsageError(f"ruleproof: {self.path}: not a TOML file ({err})") from None
-        run = Certification.for_config(self.config, _options(self.config, file))
+        raw = settings(self.config, file)
+        run = Certification.for_config(self.config, _options(raw), raw)
         for game in run.games():
             yield GameNode.from_parent(self, name=game, game=game, run=run)
 
@@ -242,11 +264,11 @@ class CertifyItem(ClauseItem):
 class Certification:
     """One engine, certified lazily game by game, shared by the items (one per pytest session)."""
 
-    def __init__(self, config: pytest.Config, options: Options) -> None:
+    def __init__(self, config: pytest.Config, options: Options, raw: dict[str, Any]) -> None:
         from ruleproof.run.certification import StopRequest
         from ruleproof.transport.checked import CheckedEngine
 
-        self.config, self.options = config, options
+        self.config, self.options, self.raw = config, options, raw
         self.stop = StopRequest()
         limit = options.max_time or 0.0
         self.timer = threading.Timer(limit, self.stop.stop, args=(f"{PREFIX}max-time {limit:g}s",))
@@ -267,10 +289,10 @@ class Certification:
         self.saved: list[tuple[str, str]] = []
 
     @classmethod
-    def for_config(cls, config: pytest.Config, options: Options) -> Certification:
+    def for_config(cls, config: pytest.Config, options: Options, raw: dict[str, Any]) -> Certification:
         run = config.stash.get(_RUN, None)
         if run is None:
-            run = config.stash[_RUN] = cls(config, options)
+            run = config.stash[_RUN] = cls(config, options, raw)
             if options.inputs is not None and options.inputs.baseline is not None:
                 from ruleproof.run.expect import baseline_warnings
 
@@ -326,20 +348,23 @@ class Certification:
         return shlex.join(["ruleproof", "replay", path, *self.options.engine_args])
 
     def describe(self, game: str, failure: Any) -> str:
-        f = failure
-        together = f"with:     {', '.join(f.with_clauses)} (in the same step)" if f.with_clauses else ""
-        return "\n".join(
-            line
-            for line in [
-                f"{f.finding.clause}: {f.finding.message}",
-                f"expected: {json.dumps(f.finding.expected, default=str)}",
-                f"got:      {json.dumps(f.finding.got, default=str)}",
-                together,
-                f"shrunk trace ({len(f.trace.events)} steps): {json.dumps(f.trace.moves())[:2000]}",
-                f"replay: {self.replay_command(game, f.finding.clause)}",
-            ]
-            if line
-        )
+        """A failure as the terminal report draws it (the rule and where it is written, expected against
+        got, the last steps, the table at the violating step, the replay command), in plain text."""
+        import io
+
+        from rich.console import Console
+
+        from ruleproof.model.clauses import clause_line
+        from ruleproof.output.render import render_failure
+
+        clause = failure.finding.clause
+        report = self.reports[game]
+        entry = {"status": report.clauses.get(clause, "fail"), "expected": report.expected.get(clause, "")}
+        data = {**failure.to_json(), "replay": self.replay_command(game, clause)}
+        out = io.StringIO()
+        Console(file=out, width=200, no_color=True, soft_wrap=True).print(render_failure(game, data, entry))
+        where = clause_line(clause)
+        return (f"{_shown(where[0])}:{where[1]}: {clause}\n" if where else "") + out.getvalue().rstrip()
 
     def finish(self, part: str | None = None) -> None:
         """The files asked for (--ruleproof-json, -junit, -html, -summary), from the games certified here;
@@ -348,7 +373,7 @@ class Certification:
 
         self.timer.cancel()
         self.checked.close()
-        if not self.reports or not (file_handlers(self.options) or part):
+        if not self.reports or not file_handlers(self.options):
             return
         opts = self.options
         cert = Certificate(
@@ -363,12 +388,20 @@ class Certification:
             interrupted=self.stop.reason or None,
             created=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         )
-        if part is not None:
+        if part is not None:  # the controller writes the files, from every worker's part
             from ruleproof.output.files import write_atomic
 
-            write_atomic(parts_dir(opts) / f"{part}.json", json.dumps(cert.to_json()))
+            write_atomic(Path(part), json.dumps({"settings": self.raw, "certificate": cert.to_json()}))
         else:
             write_files(opts, cert)
+
+
+def _shown(path: Path) -> str:
+    """A path as a reader finds it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def file_handlers(options: Options) -> list[Any]:
@@ -384,41 +417,28 @@ def write_files(options: Options, cert: Any) -> None:
         handler.handle(RunFinished(cert))
 
 
-def parts_dir(options: Options) -> Path:
-    """Where pytest-xdist workers leave their parts of the certificate (inside --ruleproof-traces)."""
-    folder = options.traces / ".certificate-parts"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
     worker = getattr(config, "workerinput", None)
     run = config.stash.get(_RUN, None)
     if run is not None:
-        run.finish(part=worker["workerid"] if worker else None)
-    elif worker is None and config.pluginmanager.hasplugin("xdist"):
-        _join_parts(config)  # the output paths come from the flags or the ini file here (no collection)
+        part = Path(worker["ruleproof_parts"]) / f"{worker['workerid']}.json" if worker else None
+        run.finish(part=str(part) if part else None)
 
 
-def _join_parts(config: pytest.Config) -> None:
-    """The controller of a pytest-xdist session: the workers' parts joined into one certificate."""
+def _join_parts(folder: Path) -> None:
+    """The workers' parts joined into one certificate, written where their settings say."""
     import shutil
 
     from ruleproof.model.certificate import Certificate
 
     try:
-        options = Options.build(settings(config), PREFIX)
-    except UserError:
-        return
-    folder = options.traces / ".certificate-parts"
-    parts = sorted(folder.glob("*.json")) if folder.is_dir() else []
-    if not parts or not file_handlers(options):
+        parts = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
+        if parts:
+            certs = [Certificate.from_json(p["certificate"]) for p in parts]
+            write_files(Options.build(parts[0]["settings"], PREFIX), Certificate.joined(certs))
+    finally:
         shutil.rmtree(folder, ignore_errors=True)
-        return
-    certs = [Certificate.from_json(json.loads(p.read_text(encoding="utf-8"))) for p in parts]
-    write_files(options, Certificate.joined(certs))
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 _RUN = pytest.StashKey[Certification]()

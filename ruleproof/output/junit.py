@@ -1,8 +1,12 @@
-"""JUnit XML: one test case per clause, and one error case per stop (a broken engine, an interruption).
+"""JUnit XML: one test case per clause, and one ``certify`` case per game that did the work.
 
 Read by CI systems as a test report: a failing clause is a failure (its message says "fail, after X"
 for a consequence), a declared deviation a skipped case with its reason, a clause no run reached a
-skipped case, and a run that could not finish an error, so it is never green.
+skipped case, and a run that could not finish an error, so it is never green.  Times: the clauses of
+a game are judged together, on the same steps, so the game's time goes to its ``certify`` case (as the
+pytest plugin gives it to its ``GAME::certify`` item) and each clause case has the time of zero that
+it took on its own; the ``certify`` case is also where a stop (a broken engine, an interruption) is
+the one error.
 """
 
 from __future__ import annotations
@@ -18,47 +22,49 @@ from ruleproof.run.events import Event, RunFinished
 
 
 def junit_xml(cert: Certificate) -> str:
-    """One JUnit test case per clause (failure, skipped or passed), and one error per stop.
+    """One JUnit test case per clause (failure, skipped or passed), and a ``certify`` case per game.
 
-    A game whose engine could not be driven any further, or that was interrupted, gets one more case
-    (``GAME::engine``) in error, with where driving stopped: the clauses judged before keep their
-    verdicts, so a broken adapter is one error, never one per clause, and a stopped run is never green.
+    The ``certify`` case carries the game's time; it is the one error of a game whose engine could not
+    be driven any further, or that was interrupted (the clauses judged before keep their verdicts, so a
+    broken adapter is one error, never one per clause, and a stopped run is never green), and a failure
+    when the game judged nothing or regressed against the baseline.
     """
     suites = ET.Element("testsuites", name="ruleproof", tests="0", failures="0", errors="0", skipped="0")
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     if cert.broken is not None:  # nothing ran: the engine did not start or answer hello
         suite = ET.SubElement(suites, "testsuite", name="ruleproof", time="0.000")
-        _stop_case(
-            suite,
-            "ruleproof",
-            "engine",
-            f"adapter-broken:{cert.broken.kind}",
-            cert.broken.message,
-            json.dumps(cert.broken.to_json(), indent=1, default=str),
-        )
+        broken = json.dumps(cert.broken.to_json(), indent=1, default=str)
+        _stop_case(suite, "ruleproof", f"adapter-broken:{cert.broken.kind}", cert.broken.message, broken)
         _count(suite, {"tests": 1, "errors": 1}, totals)
     for r in cert.reports:
-        suite = ET.SubElement(suites, "testsuite", name=r.game, time=f"{r.seconds:.3f}")
-        counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-        for clause, status in r.clauses.items():
-            case = ET.SubElement(suite, "testcase", classname=f"ruleproof.{r.game}", name=clause)
-            counts["tests"] += 1
-            outcome = _clause_outcome(cert, r, clause, status, case)
-            if outcome:
-                counts[outcome] += 1
-        stop = _stop_of(r)
-        if stop is not None:
-            _stop_case(suite, f"ruleproof.{r.game}", "engine", *stop)
-            counts["tests"] += 1
-            counts["errors"] += 1
-        _count(suite, counts, totals)
+        _count(*_game_suite(suites, cert, r), totals)
     for game in cert.not_run:  # asked for, never started: the run was stopped first
         suite = ET.SubElement(suites, "testsuite", name=game, time="0.000")
-        _stop_case(suite, f"ruleproof.{game}", "engine", "interrupted", f"not run: {cert.interrupted}", "")
+        _stop_case(suite, f"ruleproof.{game}", "interrupted", f"not run: {cert.interrupted}", "")
         _count(suite, {"tests": 1, "errors": 1}, totals)
     for k, v in totals.items():
         suites.set(k, str(v))
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)
+
+
+def _game_suite(suites: ET.Element, cert: Certificate, r: GameReport) -> tuple[ET.Element, dict[str, int]]:
+    """A game's test suite and its counts: its ``certify`` case first, then a case per clause."""
+    suite = ET.SubElement(suites, "testsuite", name=r.game, time=f"{r.seconds:.3f}")
+    counts = {"tests": 1, "failures": 0, "errors": 0, "skipped": 0}
+    stop = _stop_of(r)
+    work = _stop_case(suite, f"ruleproof.{r.game}", *stop) if stop else _work_case(suite, r)
+    work.set("time", f"{r.seconds:.3f}")
+    if stop:
+        counts["errors"] += 1
+    elif work.find("failure") is not None:
+        counts["failures"] += 1
+    for clause, status in r.clauses.items():
+        case = ET.SubElement(suite, "testcase", classname=f"ruleproof.{r.game}", name=clause, time="0.000")
+        counts["tests"] += 1
+        outcome = _clause_outcome(cert, r, clause, status, case)
+        if outcome:
+            counts[outcome] += 1
+    return suite, counts
 
 
 def _count(suite: ET.Element, counts: dict[str, int], totals: dict[str, int]) -> None:
@@ -80,9 +86,23 @@ def _stop_of(r: GameReport) -> tuple[str, str, str] | None:
     return None
 
 
-def _stop_case(suite: ET.Element, classname: str, name: str, kind: str, message: str, text: str) -> None:
-    case = ET.SubElement(suite, "testcase", classname=classname, name=name)
+def _stop_case(suite: ET.Element, classname: str, kind: str, message: str, text: str) -> ET.Element:
+    """The ``certify`` case of a run that stopped: one error, of type ``kind``."""
+    case = ET.SubElement(suite, "testcase", classname=classname, name="certify", time="0.000")
     ET.SubElement(case, "error", message=message, type=kind).text = text
+    return case
+
+
+def _work_case(suite: ET.Element, r: GameReport) -> ET.Element:
+    """The passing ``certify`` case of a game that ran to its end: what the run did, in its output."""
+    case = ET.SubElement(suite, "testcase", classname=f"ruleproof.{r.game}", name="certify")
+    if r.verdict == "untested":  # a run that judged nothing is not a pass
+        ET.SubElement(case, "failure", message="no clause was judged", type="untested")
+    elif r.baseline is not None and r.baseline.regressions:  # worse than the baseline, even where no case fails
+        node = ET.SubElement(case, "failure", message="regressions against the baseline", type="baseline")
+        node.text = ", ".join(r.baseline.regressions)
+    ET.SubElement(case, "system-out").text = json.dumps(r.stats, sort_keys=True, default=str)
+    return case
 
 
 def _clause_outcome(cert: Certificate, r: GameReport, clause: str, status: str, case: ET.Element) -> str:

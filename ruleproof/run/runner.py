@@ -2,11 +2,15 @@
 
 For each game: the smoke stage (can the engine be driven at all?), the
 fixtures, then one exploration by the Hypothesis state machine with a fixed
-budget (the profile's examples x steps, whatever fails).  Violations are
-recorded and the games go on (record and continue), so one exploration judges
-every clause.  Afterwards the shallowest counterexample of each failing clause
-is minimized on the concrete trace (a budget of engine calls, never seconds)
-and replayed once more to confirm it.  Design notes: docs/architecture.md.
+budget (the profile's examples x steps, whatever fails), in the profile's
+shards (``ruleproof.run.shards``).  Violations are recorded and the games go on
+(record and continue), so one exploration judges every clause.  Each part
+(the head, each shard) records on its own and is merged in a fixed order
+(``collect``); afterwards (``finish``) the shallowest counterexample of each
+failing clause is minimized on the concrete trace (a budget of engine calls,
+never seconds) and replayed once more to confirm it.  A certification split
+over workers or machines merges the same parts the same way, so it gives the
+same certificate.  Design notes: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -15,98 +19,33 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import orjson
-from attrs import define, field, frozen
-from hypothesis import HealthCheck, Phase, Verbosity, settings
-from hypothesis.errors import Unsatisfiable
+from attrs import define, field
 
 from ruleproof.model.engine import AdapterBroken, JSONObject, State
-from ruleproof.model.findings import Finding, Setup, Trace
+from ruleproof.model.findings import Finding, Trace
 from ruleproof.model.fixtures import Fixture
 from ruleproof.model.report import NOT_REPRODUCED, Failure, GameReport, Stopped
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import GameProperties, Ledger
 from ruleproof.run.causes import Cause, FindingStore
 from ruleproof.run.events import ClauseFailed, Emit, Explored, GameStarted, StageStarted, nothing
-from ruleproof.run.explore import Exploration, explore
-from ruleproof.run.fixtures import fixtures_for, run_fixture
+from ruleproof.run.fixtures import run_fixture
 from ruleproof.run.minimize import lenient_replay, minimize
+from ruleproof.run.parts import ShardJob, explore_shard, kit_error, run_head, steps_for
+from ruleproof.run.profiles import PROFILES, Profile, hypothesis_settings
 from ruleproof.run.replay import replay
-from ruleproof.run.smoke import smoke
+from ruleproof.run.shards import EXPLORED, Found, Shard, absorb_causes, plan
 from ruleproof.transport.checked import CheckedEngine
 
-__all__ = ["PROFILES", "Profile", "certify_game"]
+__all__ = ["PROFILES", "Explorer", "GameRun", "Profile", "certify_game", "collect", "finish", "hypothesis_settings"]
 
 
-@frozen
-class Profile:
-    """How hard to look: examples and steps to explore, and what minimizing the failures may spend.
-
-    Minimizing a game's failures may make ``minimize_share`` times as many engine calls as its
-    exploration made, and at least ``minimize_calls``: an engine failing many clauses then costs at
-    most about (1 + share) times a passing one, however many it fails.  Calls, not replays, because
-    a replay of a short candidate costs a few calls and one of the recorded trace hundreds; both are
-    counts, so the same seed gives the same certificate.
-    """
-
-    name: str
-    max_examples: int
-    steps: int
-    derandomize: bool
-    minimize_replays: int  # per failing clause
-    minimize_calls: int  # per game, at least
-    minimize_share: float  # per game, of the exploration's engine calls
-
-
-PROFILES = {
-    "dev": Profile(
-        "dev",
-        max_examples=8,
-        steps=150,
-        derandomize=False,
-        minimize_replays=60,
-        minimize_calls=10_000,
-        minimize_share=0.5,
-    ),
-    "ci": Profile(
-        "ci",
-        max_examples=30,
-        steps=300,
-        derandomize=True,
-        minimize_replays=200,
-        minimize_calls=20_000,
-        minimize_share=0.5,
-    ),
-    "thorough": Profile(
-        "thorough",
-        max_examples=400,
-        steps=1000,
-        derandomize=False,
-        minimize_replays=2000,
-        minimize_calls=400_000,
-        minimize_share=1.0,
-    ),
-}
-
-for _p in PROFILES.values():  # also usable as Hypothesis profiles by name
-    settings.register_profile(f"ruleproof-{_p.name}", max_examples=_p.max_examples, derandomize=_p.derandomize)
-
-
-def hypothesis_settings(profile: Profile) -> settings:
-    return settings(
-        max_examples=profile.max_examples,
-        derandomize=profile.derandomize,
-        deadline=None,
-        database=None,
-        print_blob=False,
-        verbosity=Verbosity.quiet,
-        report_multiple_bugs=False,
-        phases=(Phase.generate,),  # nothing to shrink: violations are recorded, never raised
-        suppress_health_check=list(HealthCheck),
-    )
+# runs a game's shards elsewhere (``ruleproof.run.pool``): what each found, in the order of the shards given
+Explorer = Callable[[ShardJob, Sequence[Shard]], Iterator[Found]]
 
 
 def certify_game(  # noqa: PLR0913 - keyword options of the public API, passed by name by the CLI, plugin and tests
@@ -121,60 +60,148 @@ def certify_game(  # noqa: PLR0913 - keyword options of the public API, passed b
     stop_after: str | None = None,
     stop: threading.Event | None = None,
     user_fixtures: Sequence[Fixture] = (),
+    explorer: Explorer | None = None,
 ) -> GameReport:
-    """Certify one game: smoke, fixtures, one exploration, then minimize; a verdict per clause.
+    """Certify one game: smoke, fixtures, the exploration's shards, then minimize; a verdict per clause.
 
     ``emit`` is told what happens (``ruleproof.run.events``); ``stop_after`` ends the exploration
     once that clause has failed (the mutant gallery's tests use it); ``stop`` ends it when set (the
-    run is then ``interrupted`` and keeps the verdicts so far).
+    run is then ``interrupted`` and keeps the verdicts so far); ``explorer`` runs the shards
+    elsewhere (worker processes), else they run here, one after the other, on ``engine``.
     """
-    started = time.perf_counter()
-    props_cls = properties_for(game)
-    store = FindingStore(started, on_new=lambda f: emit(ClauseFailed(game, f.clause, f.message)))
-    run = GameRun(engine, props_cls, Ledger(), store, Draft(game), emit, stop or threading.Event())
+    run = GameRun.begin(engine, game, emit, stop)
     run.stop_after = stop_after
-    emit(GameStarted(game, profile.max_examples, max(10, int(profile.steps * props_cls.step_scale))))
-    declared = _stages(run, profile, seed, fixtures=fixtures, properties=properties, user=user_fixtures)
-    return run.draft.freeze(props_cls, declared, run, time.perf_counter() - started)
+    emit(GameStarted(game, profile.max_examples, steps_for(game, profile)))
+    collect(run, profile, seed, fixtures=fixtures, properties=properties, user=user_fixtures, explorer=explorer)
+    return finish(run, profile)
 
 
-def _stages(
-    run: GameRun, profile: Profile, seed: int | None, *, fixtures: bool, properties: bool, user: Sequence[Fixture]
-) -> JSONObject:
-    """Smoke, fixtures, exploration and minimizing, until one breaks or a stop; the engine's hello entry."""
-    engine, draft, game = run.engine, run.draft, run.draft.game
-    calls0, explored, declared = engine.calls, engine.calls, {}
+def collect(  # noqa: PLR0913 - what to run of a game, by name
+    run: GameRun,
+    profile: Profile,
+    seed: int | None,
+    *,
+    fixtures: bool,
+    properties: bool,
+    user: Sequence[Fixture] = (),
+    explorer: Explorer | None = None,
+    head: bool = True,
+    only: Sequence[int] | None = None,
+) -> None:
+    """The parts of a game that find things: the head (unless ``head`` is False: ``hello`` alone then
+    gives the engine's entry) and the exploration's shards (``only`` those, or all), each merged into
+    ``run`` as it ends; nothing is minimized yet (``finish``)."""
+    if head:
+        declared, found = run_head(
+            run.engine,
+            run.game,
+            fixtures=fixtures,
+            user=user,
+            stage=run.stage,
+            stopping=run.stopping,
+            started=run.started,
+            on_new=run.announce,
+        )
+        run.declared = declared
+        run.absorb(found)
+    else:
+        run.declared = run.engine.hello()["games"][run.game]
+    if run.declared and properties and run.draft.broken is None and not run.should_stop():
+        _explore(run, profile, seed, explorer, only)
+
+
+def _explore(
+    run: GameRun, profile: Profile, seed: int | None, explorer: Explorer | None, only: Sequence[int] | None
+) -> None:
+    """The exploration's shards, merged in their order; a break, a stop or ``stop_after`` ends it."""
+    if seed is None and not profile.derandomize:
+        seed = random.SystemRandom().randrange(2**32)  # recorded, so the run can be repeated with --seed
+    shards = _planned(run, profile, seed)
+    units = [s for s in shards if only is None or s.index in only]
+    steps = steps_for(run.game, profile)
+    job = ShardJob(run.game, run.declared, profile, steps, run.stop_after, time.time() - run.elapsed())
+    found = explorer(job, units) if explorer is not None else _here(run, job, units)
     try:
-        run.stage("smoke")
-        declared = smoke(engine, game, run.ledger, run.store.sink)
-        if fixtures:
-            run.stage("fixtures")
-            _run_fixtures(run, fixtures_for(game, declared, user))
-        run.current = "properties"  # the exploration says so itself, with its budget
-        explored = engine.calls
-        if properties and not run.should_stop():
-            _explore(run, declared, profile, seed)
-        if not run.stopping.is_set():  # a stop keeps what was found: nothing more is minimized
-            run.stage("minimizing")
-            _minimize_all(run, profile, engine.calls - explored, declared)
-    except AdapterBroken as broken:
-        if broken.kind == "interrupted":  # a call cut short because the run is stopping: not the engine's fault
-            run.stopping.set()
-        else:
-            draft.broken = broken
-            draft.stopped = Stopped(run.current, engine.calls - calls0, f"{broken.kind}: {broken.message}", broken.sent)
-    except Exception as exc:  # a bug of the kit itself: the run stops, and what was judged is still written
-        draft.kit_error = _kit_error(exc)
-        run.stopping.set()
+        _absorb_shards(run, found, job if explorer is not None else None)
+    finally:
+        close = getattr(found, "close", None)
+        if close is not None:
+            close()  # shards still running elsewhere are given up
+
+
+def merged(
+    run: GameRun,
+    profile: Profile,
+    seed: int | None,
+    head: Found | None,
+    shards: Sequence[Found],
+    *,
+    properties: bool,
+) -> None:
+    """A game from parts found elsewhere (``ruleproof merge``): merged exactly as ``collect`` merges its own."""
+    if head is not None:
+        run.absorb(head)
+    if run.declared and properties and run.draft.broken is None and not run.should_stop():
+        _planned(run, profile, seed)
+        _absorb_shards(run, iter(shards), None)
+
+
+def _planned(run: GameRun, profile: Profile, seed: int | None) -> tuple[Shard, ...]:
+    """The game's shards (recorded in its stats, with the seed they derive from); the stage starts."""
+    run.draft.stats["seed"] = seed
+    shards = plan(profile.shards, profile.max_examples, seed)
+    run.draft.stats["shards"] = len(shards)
+    steps = steps_for(run.game, profile)
+    run.stage("exploring", f"{profile.name}: {profile.max_examples} examples x {steps} steps")
+    return shards
+
+
+def _absorb_shards(run: GameRun, found: Iterator[Found], job: ShardJob | None) -> None:
+    """Merge the shards in their order until one breaks or stops, or ``stop_after``'s clause failed;
+    with a ``job`` (shards explored elsewhere), the progress is told as each arrives."""
+    for part in found:
+        run.absorb(part)
+        if job is not None:
+            run.progress(job, Counter(), set())
+        if part.broken is not None or part.interrupted or run.should_stop():
+            break
+
+
+def _here(run: GameRun, job: ShardJob, units: Sequence[Shard]) -> Iterator[Found]:
+    """The shards one after the other on the run's own engine, telling the progress as they go."""
+    for shard in units:
+        yield explore_shard(
+            run.engine,
+            job,
+            shard,
+            stopping=run.stopping,
+            started=run.started,
+            on_new=run.announce,
+            on_progress=lambda stats, failing: run.progress(job, stats, failing),
+        )
+
+
+def finish(run: GameRun, profile: Profile) -> GameReport:
+    """Minimize what the parts found (unless the engine broke or the run is stopping), confirm it,
+    and freeze the game's report."""
+    draft, engine = run.draft, run.engine
+    if draft.broken is None and not run.stopping.is_set():  # a stop keeps what was found: nothing is minimized
+        run.stage("minimizing")
+        run.guarded(lambda: _minimize_all(run, profile, run.explored_calls, run.declared))
     if draft.broken is None and run.stopping.is_set():
         draft.interrupted = True
         why = f"a bug of ruleproof stopped the run: {draft.kit_error}" if draft.kit_error else "stopped on request"
-        draft.stopped = Stopped(run.current, engine.calls - calls0, f"interrupted: {why}")
+        draft.stopped = Stopped(run.stop_stage or run.current, run.calls, f"interrupted: {why}")
     if draft.broken is not None or draft.interrupted:
         run.stage("confirming")
+        calls0 = engine.calls
         _keep_unminimized(run)  # the verdicts so far stand, with their traces as recorded
-    draft.stats["calls"] = engine.calls - calls0
-    return declared
+        run.calls += engine.calls - calls0
+    steps = int(draft.stats.get("steps", 0))
+    draft.stats["explore_calls"] = run.explored_calls
+    draft.stats["calls"] = run.calls
+    draft.stats["calls_per_step"] = round(run.calls / steps, 2) if steps else None
+    return draft.freeze(run.props_cls, run.declared, run, run.elapsed())
 
 
 @define
@@ -218,7 +245,7 @@ class Draft:
 
 @define
 class GameRun:
-    """One game's certification in progress: what every stage reads and records into."""
+    """One game's certification in progress: the parts merged so far, and what minimizing reads."""
 
     engine: CheckedEngine
     props_cls: type[GameProperties]
@@ -227,8 +254,31 @@ class GameRun:
     draft: Draft
     emit: Emit
     stopping: threading.Event
+    started: float  # time.perf_counter() at the start
     stop_after: str | None = None
     current: str = "smoke"  # the stage running now
+    declared: JSONObject = field(factory=dict)  # the engine's hello entry for the game
+    parts: list[Found] = field(factory=list)  # every part merged, in order (a partial certificate's content)
+    calls: int = 0  # engine calls of the parts merged (and of minimizing, once it ran)
+    explored_calls: int = 0  # ... of the exploration's shards alone
+    stop_stage: str = ""  # the stage of the first part that was stopped
+    announced: set[str] = field(factory=set)  # clauses told as failed (ClauseFailed)
+
+    @classmethod
+    def begin(
+        cls, engine: CheckedEngine, game: str, emit: Emit = nothing, stop: threading.Event | None = None
+    ) -> GameRun:
+        """A game's certification starting now, with nothing merged yet."""
+        started = time.perf_counter()
+        stopping = stop or threading.Event()
+        return cls(engine, properties_for(game), Ledger(), FindingStore(started), Draft(game), emit, stopping, started)
+
+    @property
+    def game(self) -> str:
+        return self.draft.game
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
 
     def stage(self, name: str, detail: str = "") -> None:
         self.current = name
@@ -238,55 +288,74 @@ class GameRun:
         """A stop was requested, or ``stop_after``'s clause has failed."""
         return self.stopping.is_set() or (self.stop_after is not None and self.stop_after in self.store.clauses())
 
+    def announce(self, finding: Finding) -> None:
+        """A clause failed: told once per game, whichever part saw it first."""
+        if finding.clause not in self.announced:
+            self.announced.add(finding.clause)
+            self.emit(ClauseFailed(self.game, finding.clause, finding.message))
 
-def _run_fixtures(run: GameRun, found: Sequence[Fixture]) -> None:
-    store, draft = run.store, run.draft
-    for fx in found:  # bundled and --fixtures, under the engine's option values (fixtures_for)
-        if run.stopping.is_set():
-            return
-        run.stage("fixtures", fx.id)
-        store.source = f"fixture:{fx.id}"
-        store.fixtures[store.source] = fx
-        result = run_fixture(fx, run.engine, run.props_cls, run.ledger, store.sink)
-        draft.fixtures[fx.id] = result.status
-        if result.status == "skipped":
-            draft.skipped.append(f"fixture {fx.id}: {result.reason}")
-    store.source = "properties"
-
-
-def _explore(run: GameRun, declared: JSONObject, profile: Profile, seed: int | None) -> None:
-    draft, props_cls = run.draft, run.props_cls
-
-    def skip(setup: Setup, why: str) -> None:
-        note = f"setup {setup.to_json()}: {why}"
-        if note not in draft.skipped:
-            draft.skipped.append(note)
-
-    def done(stats: dict[str, int]) -> None:  # after each example: how far the exploration has got
-        failing = len(run.store.clauses())
-        run.emit(
-            Explored(draft.game, stats["examples"], profile.max_examples, stats["steps"], run.engine.calls, failing)
+    def progress(self, job: ShardJob, running: Mapping[str, int], failing: set[str]) -> None:
+        """How far the exploration has got: the shards merged, and ``running``'s stats (one running here)."""
+        stats = self.draft.stats
+        self.emit(
+            Explored(
+                self.game,
+                int(stats.get("examples", 0)) + running.get("examples", 0),
+                job.profile.max_examples,
+                int(stats.get("steps", 0)) + running.get("steps", 0),
+                self.engine.calls,
+                len(self.store.clauses() | failing),
+            )
         )
 
-    exploration = Exploration(run.engine, props_cls, declared, run.ledger, run.store.sink, skip, run.should_stop)
-    exploration.on_progress = done
-    if seed is None and not profile.derandomize:
-        seed = random.SystemRandom().randrange(2**32)  # recorded, so the run can be repeated with --seed
-    draft.stats["seed"] = seed
-    steps = max(10, int(profile.steps * props_cls.step_scale))
-    run.stage("exploring", f"{profile.name}: {profile.max_examples} examples x {steps} steps")
-    try:
-        explore(exploration, steps, hypothesis_settings(profile), seed)
-    except Unsatisfiable:
-        draft.skipped.append("every setup drawn was refused as unsupported")
-    except KeyboardInterrupt:
-        raise
-    except BaseException:
-        if not exploration.halted:  # a bug of the kit itself, not a verdict: let it surface
-            raise
-    draft.stats.update(exploration.stats)
-    if exploration.broken is not None:
-        raise exploration.broken
+    def guarded(self, stage: Callable[[], None]) -> None:
+        """Run a stage of the finish on the run's engine: a break or a kit bug is recorded, never raised."""
+        calls0 = self.engine.calls
+        try:
+            stage()
+        except AdapterBroken as broken:
+            self.calls += self.engine.calls - calls0
+            self._broke(Found(self.current, broken=broken, stage=self.current))
+            return
+        except Exception as exc:  # a bug of the kit itself: the run stops, and what was judged is still written
+            self.draft.kit_error = self.draft.kit_error or kit_error(exc)
+            self.stopping.set()
+        self.calls += self.engine.calls - calls0
+
+    def absorb(self, found: Found) -> None:
+        """Merge one more part: hits and counts add up, causes merge (``absorb_causes``), a break or a stop
+        stands."""
+        self.parts.append(found)
+        ledger, store, draft = self.ledger, self.store, self.draft
+        ledger.hits.update(found.hits)
+        ledger.check_errors.update(found.check_errors)
+        for clause, seen in found.situations.items():
+            ledger.situations.setdefault(clause, Counter()).update(seen)
+        absorb_causes(store.causes, found)
+        store.counts.update(found.counts)
+        store.fixtures.update(found.fixtures)
+        for cause in found.causes:
+            self.announce(cause.kept.finding)
+        draft.fixtures.update(found.fixture_status)
+        draft.skipped.extend(note for note in dict.fromkeys(found.skipped) if note not in draft.skipped)
+        for key in EXPLORED:
+            if key in found.stats:
+                draft.stats[key] = int(draft.stats.get(key, 0)) + found.stats[key]
+        self.calls += found.stats.get("calls", 0)
+        if found.part.startswith("shard"):
+            self.explored_calls += found.stats.get("calls", 0)
+        if found.kit_error and not draft.kit_error:
+            draft.kit_error = found.kit_error
+        self._broke(found)
+
+    def _broke(self, found: Found) -> None:
+        broken, draft = found.broken, self.draft
+        if broken is not None and draft.broken is None:
+            draft.broken = broken
+            draft.stopped = Stopped(found.stage, self.calls, f"{broken.kind}: {broken.message}", broken.sent)
+        if found.interrupted:
+            self.stop_stage = self.stop_stage or found.stage
+            self.stopping.set()
 
 
 def _minimize_all(run: GameRun, profile: Profile, explored: int, declared: JSONObject) -> None:
@@ -347,12 +416,23 @@ class _Budget:
 
 def _settle(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget) -> Failure:
     """One cause's failure: its counterexample minimized (independent of other violations if it can be),
-    confirmed by a replay, with what broke in the same step and what it follows from."""
+    confirmed by a replay, with what broke in the same step and what it follows from.
+
+    Its confirming replay is paid from the game's budget too, so that what the causes after it may
+    spend shrinks by it: an engine failing many clauses costs at most about (1 + share) times its
+    exploration."""
+    before = run.engine.calls
+    try:
+        return _minimized(run, cause, profile, declared, budget)
+    finally:
+        budget.left -= run.engine.calls - before
+
+
+def _minimized(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget) -> Failure:
     engine, props_cls = run.engine, run.props_cls
     start, clause, signature = cause.start, cause.clause, cause.kept.finding.signature
     trace, hint = start.trace, cause.earlier
     if start.source == "properties" and budget.left > 0:
-        before = engine.calls
         small = minimize(
             trace,
             _reproduces(engine, props_cls, clause, signature),
@@ -364,7 +444,6 @@ def _settle(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, 
             fresh=props_cls.fresh_deal,
         )
         trace, hint = small.trace, hint & small.prior if small.prior else hint
-        budget.left -= engine.calls - before
         budget.replays += small.replays
     outcome = replay(trace, engine, props_cls, stop_at=clause, signature=signature)
     budget.replays += 1
@@ -418,15 +497,6 @@ def _fixture_failure(run: GameRun, cause: Cause, fixture: Fixture, states: tuple
         return _failure(cause, kept.trace, prior=kept.prior, unconfirmed=NOT_REPRODUCED)
     together = tuple(sorted({f.clause for i, f in seen if i == at} - {cause.clause}))
     return _failure(cause, kept.trace, prior=kept.prior, states=states, together=together, hint=cause.earlier)
-
-
-def _kit_error(exc: Exception) -> str:
-    """One line naming a kit bug and where it happened (the traceback is for ``--debug``)."""
-    import traceback
-
-    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    at = f" at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}" if where else ""
-    return f"{type(exc).__name__}: {exc}{at}"
 
 
 def _fixture_findings(

@@ -4,13 +4,20 @@ This is the whole wire side of the contract (protocol.md §1), and the example
 to copy when writing an engine in another language: read one JSON-RPC request
 per line from stdin, write exactly one response line to stdout and flush,
 log to stderr only.  ``bye`` is answered ``{}`` and ends the process.
+
+It declares the optional ``moves`` capability (protocol.md §9) for whatever
+engine it serves: asked with ``"moves": true``, ``new_game`` and ``apply``
+answer the new state's legal moves too, which it gets from the engine in
+process, so a step of the kit's exploration is one round trip, not two.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import traceback
+from collections.abc import Sequence
 from typing import Any, BinaryIO, TypeVar
 
 import orjson
@@ -38,7 +45,7 @@ def serve(
     if engine is None:
         engine = ReferenceEngine([rules_for(g) for g in games] if games else None)
     for line in inp:
-        request_id, reply, done = handle(engine, line)
+        request_id, reply, done = handle(engine, line, CAPABILITIES)
         if reply is not None:
             out.write(encode({"jsonrpc": "2.0", "id": request_id, **reply}) + b"\n")
             out.flush()
@@ -47,8 +54,11 @@ def serve(
     return 0  # EOF: the kit has gone
 
 
-def handle(engine: Engine, line: bytes) -> tuple[Any, JSONObject | None, bool]:
-    """One request line -> (id, {"result": ...} or {"error": ...} or None for a notification, bye?)."""
+def handle(engine: Engine, line: bytes, capabilities: Sequence[str] = ()) -> tuple[Any, JSONObject | None, bool]:
+    """One request line -> (id, {"result": ...} or {"error": ...} or None for a notification, bye?).
+
+    ``capabilities``: the optional features to declare in ``hello`` and offer (protocol.md §9); none
+    by default, as for an engine that knows only §2."""
     try:
         request = _request(line)
     except InvalidRequest as err:
@@ -59,7 +69,7 @@ def handle(engine: Engine, line: bytes) -> tuple[Any, JSONObject | None, bool]:
     if not isinstance(params, dict):
         return request_id, error(INVALID_REQUEST, "invalid request: params must be an object", "bad_request"), False
     try:
-        return request_id, {"result": call(engine, method, params)}, method == "bye"
+        return request_id, {"result": call(engine, method, params, capabilities)}, method == "bye"
     except EngineError as err:
         return request_id, {"error": err.to_error()}, False
     except Exception as exc:  # the engine failed: say so, log the traceback, keep serving
@@ -125,23 +135,47 @@ def encode(reply: JSONObject) -> bytes:
         return json.dumps(reply, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def call(engine: Engine, method: str, params: JSONObject) -> JSONObject:
-    """Dispatch one method of protocol.md §2 to the in-process engine."""
+CAPABILITIES = ("moves",)  # protocol.md §9: what ``ruleproof serve`` offers whatever engine it serves
+
+
+def call(engine: Engine, method: str, params: JSONObject, capabilities: Sequence[str] = ()) -> JSONObject:
+    """Dispatch one method of protocol.md §2 to the in-process engine (and §9's ``capabilities``)."""
     if method == "hello":
-        return engine.hello()
+        return declared(engine.hello(), capabilities)
+    listed = "moves" in capabilities and params.get("moves") is True
     if method == "new_game":
         game, players, dealer = param(params, "game", str), param(params, "players", int), param(params, "dealer", int)
         options = params.get("options", {})
-        return {"state": engine.new_game(game, players, dealer, options)}
+        return listing(engine, listed, {"state": engine.new_game(game, players, dealer, options)})
     if method == "legal_moves":
         return {"moves": engine.legal_moves()}
     if method == "apply":
-        return {"state": engine.apply(param(params, "move", dict))}
+        return listing(engine, listed, {"state": engine.apply(param(params, "move", dict))})
     if method == "state":
         return {"state": engine.state()}
     if method == "bye":
         return {}
     raise UnknownMethod(f"unknown method {method!r}")
+
+
+def declared(hello: JSONObject, capabilities: Sequence[str]) -> JSONObject:
+    """``hello``'s answer with ``capabilities`` added to what the engine declares itself."""
+    if not capabilities:
+        return hello
+    return {**hello, "capabilities": sorted({*hello.get("capabilities", ()), *capabilities})}
+
+
+def listing(engine: Engine, listed: bool, result: JSONObject) -> JSONObject:
+    """The ``moves`` capability: when ``listed`` (asked with ``"moves": true``), the result carries the new
+    state's legal moves too.
+
+    When ``legal_moves`` fails here they are left out: the kit then asks ``legal_moves`` itself and
+    hears the error as its answer, as from an engine without the capability.
+    """
+    if listed:
+        with contextlib.suppress(Exception):  # an EngineError or a crash: answered to the kit's legal_moves instead
+            result["moves"] = engine.legal_moves()
+    return result
 
 
 def param(params: JSONObject, name: str, kind: type[T]) -> T:

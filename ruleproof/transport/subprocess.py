@@ -122,6 +122,18 @@ class SubprocessEngine:
     def apply(self, move: Move) -> State:
         return self._state(self._call("apply", {"move": move}))
 
+    # -- the ``moves`` capability (protocol.md §9): asked for only when hello declares it ------------
+    def new_game_listing(self, game: str, players: int, dealer: int, options: JSONObject) -> tuple[State, Any]:
+        """``new_game``, answered with the new state's legal moves too (None: the answer left them out)."""
+        params = {"game": game, "players": players, "dealer": dealer, "options": options, "moves": True}
+        result = self._call("new_game", params)
+        return self._state(result), result.get("moves")
+
+    def apply_listing(self, move: Move) -> tuple[State, Any]:
+        """``apply``, answered with the new state's legal moves too (None: the answer left them out)."""
+        result = self._call("apply", {"move": move, "moves": True})
+        return self._state(result), result.get("moves")
+
     def state(self) -> State:
         return self._state(self._call("state", {}))
 

@@ -47,7 +47,11 @@ BUGS = {
         # -- single planted bugs, one per rule section --
         Bug("deal_multiset_unchecked", "IDIOT-SETUP-2", "a deal is checked for sizes only, not for the pool's cards"),
         Bug("swap_identical_refused", "IDIOT-SWAP-1", "swapping two identical cards is neither offered nor accepted"),
-        Bug("ladder_wraps", "IDIOT-OPEN-3", "past the ace the ladder starts again at 3 instead of forcing an opening"),
+        Bug(
+            "ladder_wraps",
+            "IDIOT-OPEN-3",
+            "past the ace the ladder goes on to 2, then 3: no forced opening",
+        ),
         Bug("queen_above_king", "IDIOT-RANK-1", "a queen ranks above a king"),
         Bug("strictly_higher", "IDIOT-PLAY-2", "a play must be strictly higher; equal rank refused"),
         Bug("duplicate_cards", "IDIOT-MULTI-1", "plays drawn with replacement and checked by membership: a card twice"),
@@ -558,7 +562,9 @@ class IdiotEngine:
 
     def _next_ladder_rank(self, rank: str) -> str:
         if rank == "A":
-            return "3" if "ladder_wraps" in self.bugs else "any"
+            return "2" if "ladder_wraps" in self.bugs else "any"
+        if rank == "2":  # the web game's ladder, gone past the ace to 2, starts again at 3
+            return "3"
         if rank == "any":
             return "any"
         return LADDER[LADDER.index(rank) + 1]

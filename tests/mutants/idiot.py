@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ruleproof.model.engine import Move
+from ruleproof.model.engine import IllegalMove, Move
 from ruleproof.model.notation import rank
 from ruleproof.reference.idiot import TWO, Cards, Idiot, IdiotOptions, IdiotState
 from tests.mutants import mutant
@@ -224,3 +224,99 @@ class RunCountsThroughTwos(Idiot):
 class RoundNotCounted(Idiot):
     def deal(self, state: IdiotState, move: Move) -> IdiotState:
         return evolve(super().deal(state, move), round=state.round)
+
+
+# -- one mutant for each check of the split properties (properties/idiot/check_*.py) ----------------------
+@mutant("IDIOT-SWAP-1", "a swap of two identical cards is neither offered nor taken (it changes nothing)")
+class IdenticalSwapNotListed(Idiot):
+    def _swap_moves(self, state: IdiotState, seat: int) -> list[Move]:
+        return [m for m in super()._swap_moves(state, seat) if m["type"] != "swap" or m["hand"] != m["face_up"]]
+
+    def swap(self, state: IdiotState, seat: int, hand_card: str, face_up_card: str) -> IdiotState:
+        if hand_card == face_up_card:
+            raise IllegalMove("IDIOT-SWAP-1", f"swapping {hand_card} for itself changes nothing")
+        return super().swap(state, seat, hand_card, face_up_card)
+
+
+@mutant("IDIOT-SWAP-1", "ready passes the swap to the seat on the right")
+class ReadyPassesRight(Idiot):
+    def ready(self, state: IdiotState, seat: int) -> IdiotState:
+        after = super().ready(state, seat)
+        return evolve(after, to_act=(seat - 1) % state.players) if after.phase == "swap" else after
+
+
+@mutant("IDIOT-OPEN-1", "a player holding cards of the ladder rank may not decline")
+class HolderMustOpen(Idiot):
+    def may_decline(self, state: IdiotState) -> bool:
+        seat = state.to_act
+        held = seat is not None and any(rank(c) == state.opening_rank for c in state.hands[seat])
+        return super().may_decline(state) and not held
+
+
+@mutant("IDIOT-OPEN-2", "`opening_rank` keeps the ladder's rank after the opening card is down")
+class LadderRankKept(Idiot):
+    def play(self, state: IdiotState, seat: int, cards: Cards) -> IdiotState:
+        after = super().play(state, seat, cards)
+        if state.phase == "opening" and after.phase == "play":
+            return evolve(after, opening_rank=state.opening_rank)
+        return after
+
+
+@mutant("IDIOT-MULTI-1", "several cards land on the pile in reverse: the first listed ends on top")
+class PlayLandsReversed(Idiot):
+    def land(self, state: IdiotState, seat: int, cards: Cards, source: str, blind: bool = False) -> IdiotState:
+        return super().land(state, seat, cards[::-1], source, blind)
+
+
+@mutant("IDIOT-MULTI-1", "a card named twice is looked up once: a play of [5C, 5C] holding one 5C is taken")
+class CardNamedTwice(Idiot):
+    def play_source(self, state: IdiotState, seat: int, cards: Cards) -> str:
+        return super().play_source(state, seat, tuple(dict.fromkeys(cards)))
+
+
+@mutant("IDIOT-RANK-1", "a queen ranks above a king")
+class QueenAboveKing(Idiot):
+    def rank_beats(self, card_rank: str, top: str) -> bool:
+        swap = {"Q": "K", "K": "Q"}
+        return super().rank_beats(swap.get(card_rank, card_rank), swap.get(top, top))
+
+
+@mutant("IDIOT-INV-4", "a play's rank is not checked when applied (legal_moves is right)")
+class RankUncheckedOnApply(Idiot):
+    def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
+        return getattr(self, "applying", False) or super().may_play_on(card_rank, pile, options)
+
+    def play(self, state: IdiotState, seat: int, cards: Cards) -> IdiotState:
+        self.applying = state.phase == "play" and state.pending is None
+        try:
+            return super().play(state, seat, cards)
+        finally:
+            self.applying = False
+
+
+@mutant("IDIOT-INV-1", "a pickup gives the pile to the next player instead of the one picking up")
+class PileToTheNext(Idiot):
+    def pickup(self, state: IdiotState, seat: int) -> IdiotState:
+        after = super().pickup(state, seat)
+        nxt = self.next_active(state.out, seat, state.players)
+        hands = list(after.hands)
+        hands[seat], hands[nxt] = state.hands[seat], state.hands[nxt] + state.discard
+        return evolve(after, hands=tuple(hands))
+
+
+@mutant("IDIOT-INV-7", "an 8 skips the next player")
+class EightSkips(Idiot):
+    def after_play(
+        self, state: IdiotState, seat: int, card_rank: str, drawn: Cards, burned: bool, blind: bool
+    ) -> IdiotState:
+        after = super().after_play(state, seat, card_rank, drawn, burned, blind)
+        if card_rank == "8" and after.phase == "play" and after.pending is None and after.to_act not in (None, seat):
+            assert after.to_act is not None
+            return evolve(after, to_act=self.next_active(after.out, after.to_act, after.players))
+        return after
+
+
+@mutant("IDIOT-OUT-1", "a player with no cards left is not out: the turn comes back to them")
+class NeverOut(Idiot):
+    def is_out(self, state: IdiotState, seat: int) -> bool:
+        return False

@@ -1,0 +1,46 @@
+"""How the checks report the model's differences: each check passes the map from the aspects of its rule
+section to its clauses, so the model's gaps and the applied move's aspect land on exactly one check.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ruleproof.properties.idiot.aspects import Aspect
+from ruleproof.properties.snapshot import Snapshot, Step
+
+if TYPE_CHECKING:
+    from ruleproof.properties.idiot.props import IdiotProperties
+
+
+def report_gaps(props: IdiotProperties, snap: Snapshot, clauses: dict[Aspect, str]) -> None:
+    """One finding per gap of ``snap``'s legal moves whose aspect ``clauses`` maps (the others belong to
+    other checks); its cause is the gap's (the ranks involved, say), so causes stay apart."""
+    for gap in props.gaps(snap):
+        clause = clauses.get(gap.aspect)
+        if clause is None:
+            continue
+        moves = gap.moves[:4]
+        # a difference held back (``ranks``) is filed once the comparison the other way round is seen
+        when = "in an earlier state of this game, now that the other way round is seen" if gap.earlier else "here"
+        if gap.missing:
+            message = f"legal_moves left out moves the rules allow {when} ({gap.aspect.value})"
+            props.fail(clause, message, {"listed": moves}, {"missing": moves}, cause=gap.cause)
+        else:
+            message = f"legal_moves offered moves the rules forbid {when} ({gap.aspect.value})"
+            props.fail(clause, message, {"absent": moves}, {"listed": moves}, cause=gap.cause)
+
+
+def report_applied(props: IdiotProperties, step: Step, clauses: dict[Aspect, str]) -> None:
+    """A listed move the rules forbid that was played (the exploration plays one only when the engine lists
+    nothing else) under the clause its aspect maps to; a probe the engine accepted is the session's
+    finding already, under the probe's clause."""
+    got = props.applied(step)
+    if got is not None and got[0] in clauses and props.listed(step):
+        props.fail(
+            clauses[got[0]],
+            f"the engine applied a move the rules forbid here ({got[0].value})",
+            {"refused": step.move},
+            {"accepted": step.move},
+            cause=f"applied: {got[1]}",
+        )

@@ -1,0 +1,137 @@
+"""One deviation, one clause: which aspect of the rules the Idiot properties file a difference under.
+
+The model (``properties/idiot/ranks.py`` and ``diff.py``) names the aspect a difference concerns by the
+smallest difference; the checks map aspects to clauses (docs/rules/idiot.md, "Which clause a difference
+is filed under").  These pin the decisions on small, hand-made states.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruleproof.properties.idiot.aspects import Aspect
+from ruleproof.properties.idiot.diff import gaps
+from ruleproof.properties.idiot.ranks import RankVerdicts
+from ruleproof.properties.idiot.view import View
+from ruleproof.properties.snapshot import Snapshot
+
+OPTIONS = {"decks": 1, "after_burn": "next", "six_burn": 3, "two_followup": "optional", "ten_anytime": True}
+
+
+def state(hand: list[str], pile: list[str], *, face_up: list[str] | None = None, draw: list[str] | None = None) -> Any:
+    """Seat 0 to act in the play phase of a 2-player game (the other seat holds one card of each row)."""
+    zones = {
+        "hand/0": hand,
+        "face_up/0": face_up if face_up is not None else ["KS", "KH", "KD"],
+        "face_down/0": ["QS", "QH", "QD"],
+        "hand/1": ["4C"],
+        "face_up/1": ["4D"],
+        "face_down/1": ["4H"],
+        "draw": draw or [],
+        "discard": pile,
+        "burned": [],
+    }
+    return {
+        "game": "idiot",
+        "players": 2,
+        "dealer": 1,
+        "options": OPTIONS,
+        "phase": "play",
+        "to_act": 0,
+        "round": 1,
+        "zones": zones,
+        "scores": [0, 0],
+        "result": None,
+        "opening_rank": None,
+        "out": [],
+        "pending": None,
+    }
+
+
+def plays(*sets: list[str]) -> list[dict[str, Any]]:
+    return [{"type": "play", "cards": cards} for cards in sets]
+
+
+def found(raw: Any, moves: list[dict[str, Any]], seen: RankVerdicts | None = None) -> dict[tuple[Aspect, bool], str]:
+    """The gaps of a state: (aspect, missing) -> cause."""
+    v = View(Snapshot(raw, tuple(moves)))
+    return {(g.aspect, g.missing): g.cause for g in gaps(v, seen or RankVerdicts())}
+
+
+# -- two ranks compared against the rules ------------------------------------------------------------
+def test_a_queen_above_a_king_is_an_order_error_once_both_ways_are_seen() -> None:
+    seen = RankVerdicts()
+    seen.record("K", "Q", False)  # a K refused on a Q ...
+    assert seen.one_sided("K", "Q")  # ... alone is as well a rule of its own: held (diff._hold)
+    seen.record("Q", "K", True)  # ... and the Q taken on a K: another order explains both
+    assert seen.classify("K", "Q", False) == (Aspect.ORDER, "Q above K")
+    assert seen.classify("Q", "K", True) == (Aspect.ORDER, "Q above K")
+
+
+def test_a_rank_on_anything_both_ways_is_no_order() -> None:
+    seen = RankVerdicts()
+    for top in "6QK":
+        seen.record("5", top, True)  # a 5 on anything ...
+    seen.record("K", "5", True)  # ... and a K on the 5 (the card under it decides)
+    seen.record("Q", "5", True)
+    assert seen.special("5")
+    assert seen.classify("5", "6", True) == (Aspect.RANK, "5 unlike any order")
+
+
+def test_seven_or_lower_after_a_seven_is_no_order() -> None:
+    seen = RankVerdicts()
+    seen.record("8", "7", False)  # an 8 refused on a 7, and the 7 refused on the 8: neither above
+    seen.record("7", "8", False)
+    assert seen.classify("8", "7", False)[0] is Aspect.RANK
+
+
+def test_a_rank_far_off_needs_every_rank_between_seen_out_of_order() -> None:
+    seen = RankVerdicts()
+    seen.record("5", "9", True)  # 5 above 9 would move it past 6, 7 and 8, none seen out of order
+    assert seen.classify("5", "9", True)[0] is Aspect.RANK
+    for c in "678":
+        seen.record("5", c, True)
+    assert seen.classify("5", "9", True) == (Aspect.ORDER, "5 above 9")
+
+
+def test_equal_rank_refused_is_the_play_rule() -> None:
+    assert RankVerdicts().classify("9", "9", False) == (Aspect.EQUAL, "equal rank refused")
+
+
+# -- the listed moves of a state -----------------------------------------------------------------------
+def test_a_card_named_more_often_than_held_is_a_set_not_a_face_up_card() -> None:
+    raw = state(["AC", "5D", "9C"], ["3C"], face_up=["AC", "KH", "KD"], draw=["2C"])
+    listed = plays(["AC"], ["5D"], ["9C"], ["AC", "AC"])
+    assert found(raw, [*listed, {"type": "pickup"}]) == {(Aspect.SET, False): "set"}
+
+
+def test_a_set_missing_while_its_cards_are_listed_alone_is_the_set_rule() -> None:
+    raw = state(["5C", "5D", "9C"], ["3C"], draw=["2C"])
+    listed = [*plays(["5C"], ["5D"], ["9C"]), {"type": "pickup"}]
+    assert found(raw, listed) == {(Aspect.SET, True): "several"}
+
+
+def test_a_rank_missing_with_its_sets_is_the_rank_rule() -> None:
+    raw = state(["2C", "2D", "9C"], ["AC"], draw=["3C"])  # the 2s missing on an ace: a 2 goes on anything
+    got = found(raw, [{"type": "pickup"}])
+    assert set(got) == {(Aspect.TWO, True)}  # the pair goes with its single cards, not under the sets
+
+
+def test_face_up_ranks_of_unrelated_reasons_all_missing_is_the_face_up_zone() -> None:
+    raw = state([], ["5C"], face_up=["2D", "KC", "3H"])  # hand and draw pile empty
+    assert found(raw, [{"type": "pickup"}]) == {(Aspect.FACE_UP, True): "face-up"}
+
+
+def test_a_face_up_rank_the_hand_was_seen_refused_is_the_rank_rule() -> None:
+    seen = RankVerdicts()
+    seen.record_hand("K", "5", False)  # the engine refuses a K on a 5 from the hand as well
+    seen.record_hand("2", "5", False)
+    raw = state([], ["5C"], face_up=["2D", "KC", "3H"])
+    got = found(raw, [{"type": "pickup"}], seen)
+    assert (Aspect.FACE_UP, True) not in got and (Aspect.TWO, True) in got
+
+
+def test_one_suit_of_a_rank_listed_and_another_not_is_the_suits() -> None:
+    raw = state(["3H", "3C", "KC"], ["9D"], draw=["2C"])  # a heart of any rank goes anywhere
+    listed = [*plays(["KC"], ["3H"]), {"type": "pickup"}]
+    assert found(raw, listed) == {(Aspect.SUITS, False): "suits"}

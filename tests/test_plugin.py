@@ -1,0 +1,225 @@
+"""The pytest plugin behaves like a pytest plugin (issue 24) and gives the CLI's verdicts (probe 14).
+
+Items are collected from a real file (``ruleproof.toml`` next to the tests, or the ini file), with a
+true count and node ids that ``-k`` and pytest's own node-id selection take; settings come from the
+file, the ini file and the prefixed flags, in that order of strength; ``--strict-markers`` works with
+and without pytest-xdist; failures point at the clause's line in docs/rules/GAME.md with the replay
+command; the output files are those of ``ruleproof certify``, joined across xdist workers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import INPROC, PY, ROOT, run_main
+
+pytest_plugins = ["pytester"]
+
+# -- probe 14: the CLI and the plugin give one set of verdicts ---------------------------------------
+
+
+def run_pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")  # not the kit's own configuration (-n 2, testpaths)
+    return subprocess.run(
+        [
+            PY,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-c",
+            str(tmp_path / "pytest.ini"),
+            "--rootdir",
+            str(tmp_path),
+            "--ruleproof-traces",
+            str(tmp_path / "traces"),
+            *args,
+            str(tmp_path),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},
+        check=False,
+    )
+
+
+def test_probe14_engine_refusing_every_deal_fails_in_both(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    engine = f"{INPROC}:RefusesEveryDeal"
+    status, out, _ = run_main(
+        capsys,
+        "certify",
+        "--engine",
+        engine,
+        "--game",
+        "black-maria",
+        "--profile",
+        "dev",
+        "--traces",
+        str(tmp_path / "t"),
+    )
+    assert status == 1, out[-3000:]
+    proc = run_pytest(
+        tmp_path, "--ruleproof-engine", engine, "--ruleproof-game", "black-maria", "--ruleproof-profile", "dev"
+    )
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert " failed" in proc.stdout.splitlines()[-1], proc.stdout[-1000:]
+
+
+def test_probe14_a_failure_outside_the_table_gets_its_own_item(pytester: pytest.Pytester) -> None:
+    # the runner is replaced by one reporting a failure under the engine's own clause ID NOPE-1
+    pytester.makeconftest(
+        """
+import ruleproof.run.runner
+from ruleproof.model.findings import Finding, Setup, Trace, Event
+from ruleproof.model.report import Failure, GameReport
+from ruleproof.properties import properties_for
+
+def fake(engine, game, profile, **kw):
+    clauses = {c: "pass" for c in properties_for(game).all_clauses()}
+    trace = Trace(game, (Event("new_game", Setup(game, 3, 0, {}).to_json()),), Finding("NOPE-1", "refused"))
+    finding = Finding("NOPE-1", "the engine refused every deal", "accepted", "refused")
+    failure = Failure(finding, trace, "properties", True, 0.0)
+    return GameReport(game, clauses={**clauses, "NOPE-1": "fail"}, failures=[failure], hits={c: 1 for c in clauses})
+
+ruleproof.run.runner.certify_game = fake
+"""
+    )
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--ruleproof",
+        "--ruleproof-game",
+        "moon",
+        "--ruleproof-traces",
+        str(pytester.path / "traces"),
+    )
+    result.assert_outcomes(failed=1, passed=len(_moon_clauses()))
+    result.stdout.fnmatch_lines(["*moon::certify*", "*NOPE-1*the engine refused every deal*"])
+
+
+def _moon_clauses() -> list[str]:
+    from ruleproof.properties import properties_for
+
+    return list(properties_for("moon").all_clauses())
+
+
+def test_plugin_options_are_prefixed_and_checked_like_the_cli(tmp_path: Path) -> None:
+    proc = run_pytest(tmp_path, "--engine", "x:Y")
+    assert proc.returncode == 4 and "unrecognized arguments: --engine" in proc.stderr, proc.stderr[-2000:]
+    proc = run_pytest(tmp_path, "--ruleproof", "--ruleproof-timeout", "nan")
+    assert proc.returncode == 4 and "--ruleproof-timeout: must be a positive, finite number" in proc.stderr, (
+        proc.stderr[-2000:]
+    )
+    proc = run_pytest(tmp_path, "--ruleproof-engine-cmd", "")
+    assert proc.returncode == 4 and "--ruleproof-engine-cmd is empty" in proc.stderr, proc.stderr[-2000:]
+    proc = run_pytest(tmp_path, "--ruleproof-engine", f"{INPROC}:returns_42")
+    assert proc.returncode == 4 and "--ruleproof-engine" in proc.stderr and "returned 42" in proc.stderr, proc.stderr[
+        -2000:
+    ]
+
+
+def test_plugin_imports_nothing_heavy_at_start() -> None:
+    code = (
+        "import sys, ruleproof.cli.plugin; print(sorted(m for m in sys.modules"
+        " if m.split('.')[0] in ('hypothesis', 'jsonschema_rs')"
+        " or m.startswith(('ruleproof.run.runner', 'ruleproof.properties', 'ruleproof.reference'))))"
+    )
+    proc = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
+    assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
+
+
+def test_profile_names_match_the_runner() -> None:
+    from ruleproof.cli.options import PROFILE_NAMES
+    from ruleproof.run.runner import PROFILES
+
+    assert set(PROFILE_NAMES) == set(PROFILES)
+
+
+# -- pytest's manners (issue 24): a new user's project, run in a subprocess ----------------------------
+
+SETTINGS = 'game = ["moon"]\nprofile = "dev"\nseed = 1\n'
+
+
+def project(pytester: pytest.Pytester, settings: str = SETTINGS) -> None:
+    """A user's project: ``tests/ruleproof.toml`` holding ``settings``; the kit's tests importable (for
+    the gallery's engines), none of the kit's own pytest configuration."""
+    pytester.mkdir("tests")
+    (pytester.path / "tests" / "ruleproof.toml").write_text(settings, encoding="utf-8")
+    pytester.makeini("[pytest]\n")
+    os.environ.setdefault("PYTHONPATH", "")
+    pytester._monkeypatch.setenv("PYTHONPATH", f"{ROOT}{os.pathsep}{os.environ['PYTHONPATH']}")
+
+
+def moon_clauses(prefix: str = "") -> list[str]:
+    return [c for c in _moon_clauses() if c.startswith(prefix)]
+
+
+def test_items_come_from_ruleproof_toml_and_the_count_is_true(pytester: pytest.Pytester) -> None:
+    project(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q")
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids[0] == "tests/ruleproof.toml::moon::certify"
+    assert ids[1:] == [f"tests/ruleproof.toml::moon::{c}" for c in moon_clauses()]
+    result.stdout.fnmatch_lines([f"{len(ids)} tests collected*"])
+
+
+def test_k_and_node_ids_select_clauses(pytester: pytest.Pytester) -> None:
+    project(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "MOON-BID")
+    result.assert_outcomes(passed=len(moon_clauses("MOON-BID")))
+    one = pytester.runpytest_subprocess("-p", "no:cacheprovider", "tests/ruleproof.toml::moon::MOON-BID-1")
+    one.assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize("xdist", [("-p", "no:xdist"), ("-n", "2")], ids=["without-xdist", "with-xdist"])
+def test_strict_markers_work_with_and_without_xdist(pytester: pytest.Pytester, xdist: tuple[str, str]) -> None:
+    project(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--strict-markers", *xdist, "-k", "MOON-BID")
+    result.assert_outcomes(passed=len(moon_clauses("MOON-BID")))
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+def test_ini_settings_work_and_flags_override_them(pytester: pytest.Pytester) -> None:
+    project(pytester, settings='game = ["moon"]\n')
+    pytester.makeini("[pytest]\nruleproof_profile = dev\nruleproof_seed = 1\nruleproof_json = cert.json\n")
+    pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "MOON-BID-1").assert_outcomes(passed=1)
+    cert = json.loads((pytester.path / "cert.json").read_text())
+    assert (cert["profile"], cert["seed"]) == ("dev", 1)
+    again = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "MOON-BID-1", "--ruleproof-seed", "2")
+    again.assert_outcomes(passed=1)
+    assert json.loads((pytester.path / "cert.json").read_text())["seed"] == 2
+
+
+def test_a_failing_clause_points_at_its_rule_and_the_files_are_written(pytester: pytest.Pytester) -> None:
+    project(pytester, SETTINGS + 'engine = "tests.mutants.moon:OvertricksScored.engine"\n')
+    files = {name: pytester.path / name for name in ("cert.json", "junit.xml", "report.html", "summary.md")}
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "MOON-SCORE-1",
+        *("--ruleproof-json", str(files["cert.json"]), "--ruleproof-junit", str(files["junit.xml"])),
+        *("--ruleproof-html", str(files["report.html"]), "--ruleproof-summary", str(files["summary.md"])),
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*docs/rules/moon.md:*: MOON-SCORE-1", "*rule: *", "*the table after step*", "*replay: ruleproof replay *"]
+    )
+    assert all(path.is_file() for path in files.values())
+    assert json.loads(files["cert.json"].read_text())["games"]["moon"]["clauses"]["MOON-SCORE-1"]["status"] == "fail"
+
+
+def test_xdist_workers_parts_are_joined_into_one_certificate(pytester: pytest.Pytester) -> None:
+    project(pytester, 'game = ["moon", "fool"]\nprofile = "dev"\nseed = 1\njson = "cert.json"\n')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup")
+    assert result.ret == 0, result.stdout.str()[-2000:]
+    cert = json.loads((pytester.path / "cert.json").read_text())
+    assert sorted(cert["games"]) == ["fool", "moon"] and cert["verdict"] == "pass"

@@ -321,8 +321,11 @@ def test_the_moon_engine_is_same_on_the_command_line_and_red_under_strict(
 # -- the report --------------------------------------------------------------------------------
 
 
-def test_the_report_is_never_cut_and_labels_seats_and_draws_the_board(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main("diff", "--game", "black-maria", "--vs", "tests.mutants.black_maria:PassLeft.engine") == 1
+def test_the_report_is_never_cut_and_labels_seats_and_draws_the_board(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["diff", "--game", "black-maria", "--vs", "tests.mutants.black_maria:PassLeft.engine"]
+    assert main(*argv, "--traces", str(tmp_path)) == 1
     out = capsys.readouterr().out
     assert "..." not in out
     lines = out.splitlines()
@@ -336,8 +339,9 @@ def test_the_report_is_never_cut_and_labels_seats_and_draws_the_board(capsys: py
     assert "side B, where it differs:" in out and "clauses broken: A: none; B: BM-PASS-1" in out
 
 
-def test_a_score_difference_shows_the_cards_behind_it(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_score_difference_shows_the_cards_behind_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["diff", "--game", "black-maria", "--options", "scoring=standard", "--vs-options", "scoring=spot"]
+    argv += ["--traces", str(tmp_path)]
     assert main(*argv, "--profile", "dev", "--seed", "1") == 1
     out = capsys.readouterr().out
     part = out[out.index("scores differs") :]

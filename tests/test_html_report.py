@@ -77,6 +77,8 @@ def test_engine_strings_are_escaped(cert: dict[str, Any]) -> None:
     failure = hostile["games"]["black-maria"]["failures"][0]
     failure["message"] = HOSTILE
     failure["states"][-1]["zones"]["trick"] = [HOSTILE]
+    failure["expected"] = {"type": HOSTILE, HOSTILE: [HOSTILE]}  # drawn as a move: its verb and arguments
+    failure["got"] = [{"seat": HOSTILE}]
     page = render_html(hostile)
     assert HOSTILE not in page
     assert page.count("<script") == 2  # the embedded certificate and the page's own script
@@ -96,6 +98,76 @@ def test_a_partial_or_odd_certificate_still_renders() -> None:
     page = render_html(odd)
     assert embedded(page) == odd and 'data-clause="MOON-BID-1"' in page
     assert embedded(render_html({})) == {}
+
+
+def _rows(page: str, game: str) -> list[str]:
+    section = page[page.index(f'id="game-{game}"') :]
+    table = section.split("</table>")[0]
+    return re.findall(r'<tr class="clause [^"]*" data-status="[^"]*" data-clause="([^"]+)"', table)
+
+
+def _with(cert: dict[str, Any], game: str, clauses: dict[str, Any], **top: Any) -> dict[str, Any]:
+    changed = json.loads(json.dumps(cert))
+    changed["games"][game]["clauses"] = {**clauses, **changed["games"][game]["clauses"]}  # the failing row last
+    changed.update(top)
+    return changed
+
+
+def test_the_summary_comes_first_deviations_then_consequences_linked_to_their_failures(cert: dict[str, Any]) -> None:
+    after = {"status": "fail", "hits": 2, "follows": ["CONTRACT-MOVES-1"]}
+    page = render_html(_with(cert, "moon", {"MOON-SCORE-1": after}))
+    summary = page[page.index('id="summary"') : page.index("</section>")]
+    assert page.index('id="summary"') < page.index('class="game"'), "the summary is above every game's table"
+    assert summary.count("1 deviation<") == 4 and "1 consequence" in summary
+    for game in ("black-maria", "moon", "fool", "idiot"):
+        assert f'href="#failure-{game}-0"' in summary
+    deviations, consequences = summary.index('class="deviations"'), summary.index("consequences:")
+    assert deviations < consequences and "MOON-SCORE-1" in summary[consequences:]
+    assert "after CONTRACT-MOVES-1" in summary[consequences:] and "MOON-SCORE-1" not in summary[:consequences]
+
+
+def test_a_passing_certificate_has_no_summary(cert: dict[str, Any]) -> None:
+    passing = {"games": {"moon": {"verdict": "pass", "clauses": {"MOON-BID-1": {"status": "pass", "hits": 4}}}}}
+    assert 'id="summary"' not in render_html(passing) and 'id="summary"' in render_html(cert)
+
+
+def test_failing_rows_come_first_and_a_row_says_what_it_did_not_reach_and_the_baseline(cert: dict[str, Any]) -> None:
+    clauses = {
+        "MOON-SCORE-1": {"status": "pass", "hits": 9, "baseline": "fixed"},
+        "MOON-SCORE-2": {"status": "partial", "hits": 4, "missing": ["ends-at-target"], "baseline": "regressions"},
+        "MOON-LEAD-1": {"status": "untested", "hits": 0, "baseline": "untested"},
+    }
+    page = render_html(_with(cert, "moon", clauses))  # the failing clause comes last in the certificate
+    rows = _rows(page, "moon")
+    assert rows[0] == "CONTRACT-MOVES-1"
+    statuses = re.findall(r'<tr class="clause [^"]*" data-status="([^"]+)"', page[page.index('id="game-moon"') :])
+    assert statuses[: len(rows)] == ["fail", "xfail", "partial", "untested", "untested", "pass", "pass", "skipped"]
+    row = page[page.index('data-clause="MOON-SCORE-2"') :].split("</tr>")[0]
+    assert "not reached: ends-at-target" in row and "regression: passed in the baseline" in row
+    assert "fixed: failed in the baseline" in page[page.index('data-clause="MOON-SCORE-1"') :].split("</tr>")[0]
+    assert "newly untested" in page[page.index('data-clause="MOON-LEAD-1"') :].split("</tr>")[0]
+    changed = _with(cert, "moon", clauses)
+    changed["games"]["moon"]["baseline"] = {"regressions": ["MOON-SCORE-2"], "fixed": ["MOON-SCORE-1"], "untested": []}
+    page = render_html(changed)
+    line = "against the baseline: 1 regression (MOON-SCORE-2), 1 fixed (MOON-SCORE-1), 0 newly untested"
+    assert f'<p class="baseline-line">{line}</p>' in page and "<b>baseline</b>" not in page, "a line, not a blob"
+
+
+def test_the_clause_text_is_rendered_markdown(cert: dict[str, Any]) -> None:
+    page = render_html(cert)
+    row = page[page.index('data-clause="CONTRACT-MOVES-1"') :].split("</tr>")[0]
+    assert "<code>legal_moves</code> lists each distinct legal move once" in row
+    assert "`" not in row, "no markdown backticks, in the text or its tooltip"
+    assert '<blockquote class="rule"><code>legal_moves</code>' in page
+
+
+def test_top_fields_and_stats_are_read_as_text_and_a_small_table(cert: dict[str, Any]) -> None:
+    changed = _with(cert, "moon", {}, hypothesis="6.170.17")
+    changed["games"]["moon"]["stats"] = {"examples": 129, "steps": 4000, "engine_calls": 20000}
+    page = render_html(changed)
+    assert "<b>hypothesis</b> <code>6.170.17</code>" in page and "&#34;6.170.17&#34;" not in page
+    stats = re.search(r'<table class="stats">(.*?)</table>', page, re.S)
+    assert stats is not None and "<th>engine calls</th><td>20000</td>" in stats.group(1)
 
 
 def test_certify_writes_the_same_certificate_to_json_and_html(tmp_path: Path) -> None:
@@ -261,3 +333,51 @@ def test_hostile_engine_strings_do_not_run(browser: Any, cert: dict[str, Any], t
     assert pg.evaluate("window.pwned") is None
     assert HOSTILE in pg.locator("#failure-black-maria-0 .message").inner_text()
     pg.close()
+
+
+def test_a_failing_report_shows_above_the_fold_its_deviations_and_the_first_on_the_board(
+    page: Any, cert: dict[str, Any], tmp_path: Path
+) -> None:
+    """What a player sees on opening the page (1300 x 900): the count, the deviations, and the first one's
+    expected and got drawn as cards beside the board, with the seat that moved in the violating step marked."""
+    page.screenshot(path=str(tmp_path / "above-the-fold.png"))  # kept by pytest's tmp_path to look at
+    fold = page.viewport_size["height"]
+
+    def seen(locator: Any) -> bool:  # on screen without scrolling, and the element there is this one
+        box = locator.bounding_box()
+        if box is None or box["y"] + box["height"] > fold:
+            return False
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        return bool(locator.evaluate("(e, [x, y]) => e.contains(document.elementFromPoint(x, y))", [x, y]))
+
+    summary = page.locator("#summary")
+    assert seen(summary.locator("h2"))
+    assert summary.locator("h2").inner_text().startswith("black-maria: 1 deviation · moon: 1 deviation")
+    assert seen(summary.locator("ol.deviations li").nth(3))
+    assert "CONTRACT-MOVES-1" in summary.locator("ol.deviations").inner_text()
+    first = summary.locator(".first-deviation")
+    expected = cert["games"]["black-maria"]["failures"][0]["expected"]  # [the last move, a pass]
+    card = first.locator("dd.expected .card").first
+    assert seen(card) and card.get_attribute("title") == expected[0]["card"]
+    assert first.locator("dd.expected").inner_text().split()[-1] == "pass"
+    assert seen(first.locator("dd.got .card").first)
+    broke = first.locator(".seat.is-broke-the-rule")
+    states = cert["games"]["black-maria"]["failures"][0]["states"]
+    assert broke.count() == 1 and broke.locator("h5").inner_text().startswith(f"seat {states[-2]['to_act']}")
+    assert seen(broke.locator("h5 .mark").first) and broke.locator("h5 .mark").first.inner_text() == "broke the rule"
+    summary.locator(".first-deviation a", has_text="step through it").click()
+    assert page.locator("#failure-black-maria-0 .stepper").is_visible() and page.problems == []
+
+
+def test_the_steps_show_moves_as_cards_with_the_seat_that_moved(page: Any, cert: dict[str, Any]) -> None:
+    failure = cert["games"]["black-maria"]["failures"][0]
+    steps = page.locator("#failure-black-maria-0 ol.steps li")
+    last = steps.nth(len(failure["trace"]) - 1).locator("button")
+    move = failure["trace"][-1]["apply"]
+    assert last.locator(".card").get_attribute("title") == move["card"]
+    assert " ".join(last.inner_text().split()).startswith(f"seat {failure['states'][-2]['to_act']} play")
+    line = page.locator("#failure-black-maria-0 .current-step .stepline")
+    assert line.locator(".card").get_attribute("title") == move["card"], "the current step drawn as its entry"
+    page.locator("#failure-black-maria-0 button.prev").click()
+    assert line.inner_text().startswith(f"{len(failure['trace']) - 1}. seat ") and page.problems == []
+    assert "deal: hand" in steps.nth(1).inner_text(), "a deal is summarized (the board draws its cards)"

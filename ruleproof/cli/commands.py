@@ -35,7 +35,6 @@ from ruleproof.cli.options import (
 from ruleproof.model.engine import AdapterBroken, EngineError, JSONObject
 from ruleproof.model.errors import UsageError, UserError
 from ruleproof.output.terminal import print_broken
-from ruleproof.run import diff as diff_command
 from ruleproof.run.events import Handler, to_all
 
 if TYPE_CHECKING:  # imported where used, so that ``ruleproof --help`` stays quick
@@ -43,6 +42,7 @@ if TYPE_CHECKING:  # imported where used, so that ``ruleproof --help`` stays qui
     from ruleproof.model.findings import Trace
     from ruleproof.model.report import GameReport
     from ruleproof.run.certification import Request
+    from ruleproof.run.diff import DiffResult
     from ruleproof.run.partial import Partial
     from ruleproof.run.replay import ReplayOutcome
     from ruleproof.run.runner import Explorer
@@ -92,7 +92,12 @@ def build_parser() -> Parser:
         help="turn a failure trace saved by certify into a fixture pinning the expected behaviour",
     )
     f.add_argument("-o", "--output", metavar="FILE", help="with --from-trace: write the fixture here (default: stdout)")
-    diff_command.add_parser(sub, parents=[common])
+    d = sub.add_parser(
+        "diff",
+        parents=[common],
+        help="drive two engines (or two rule settings) in lockstep and show where they differ",
+    )
+    add_to(d, command="diff")  # its flags, from the same table
 
     m = sub.add_parser(
         "merge", parents=[common], help="merge the partial certificates of certify --shard K/N into one certificate"
@@ -480,9 +485,12 @@ def _fixture_from_trace(args: argparse.Namespace, out: Console) -> int:
         raise UsageError(f"--from-trace {args.from_trace}: {exc}") from None
     text = json.dumps(data, indent=1) + "\n"
     if args.output:
-        from ruleproof.cli.options import check_output_file
+        from ruleproof.cli.options import check_output_dir, check_output_file
         from ruleproof.output.files import write_atomic
 
+        # a new fixture usually starts a new folder (--fixtures DIR): create it, as --traces is created
+        folder = check_output_dir(Path(args.output).parent, "-o")
+        folder.mkdir(parents=True, exist_ok=True)
         path = check_output_file(args.output, "-o")
         write_atomic(path, text)
         out.print(
@@ -493,13 +501,72 @@ def _fixture_from_trace(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+# -- diff ------------------------------------------------------------------------------------------
+
+
+def cmd_diff(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Two engines (or two settings) in lockstep: the divergences, --json and the traces; the exit status."""
+    from ruleproof.cli.options import check_output_dir, check_output_file, parse_seed
+    from ruleproof.output.diff_report import Replays, print_result, save_traces
+    from ruleproof.output.files import write_atomic
+    from ruleproof.run.diff import DIFF_PROFILES
+
+    games = list(dict.fromkeys(args.game or ()))
+    if len(games) != 1:
+        raise UsageError("--game: give the one game to compare" + (f" (got {', '.join(games)})" if games else ""))
+    timeout = DEFAULT_TIMEOUT if args.timeout is None else parse_seconds(args.timeout, "--timeout")
+    seed = None if args.seed is None else parse_seed(args.seed)
+    json_path = check_output_file(args.json, "--json") if args.json else None
+    traces = check_output_dir(args.traces or "ruleproof-traces", "--traces")
+    result = _run_diff(args, games[0], DIFF_PROFILES[args.profile or "ci"], timeout, seed)
+    saved = save_traces(result, traces)
+    replays = Replays(_replay_args(args.engine, args.engine_cmd, timeout), _replay_args(args.vs, args.vs_cmd, timeout))
+    print_result(out, result, saved, replays)
+    if json_path is not None:
+        write_atomic(json_path, json.dumps(result.to_json(), indent=1, default=str) + "\n")
+    return result.exit_status
+
+
+def _replay_args(engine: str | None, cmd: str | None, timeout: float) -> tuple[str, ...]:
+    """The arguments naming one side again for ``ruleproof replay`` (none for the reference)."""
+    named = ("--engine", engine) if engine is not None else ("--engine-cmd", cmd) if cmd is not None else ()
+    return (*named, *(("--timeout", f"{timeout:g}") if named and timeout != DEFAULT_TIMEOUT else ()))
+
+
+def _run_diff(args: argparse.Namespace, game: str, profile: Any, timeout: float, seed: int | None) -> DiffResult:
+    from ruleproof.run.diff import diff, make_side, parse_options
+
+    options = parse_options(args.options or (), "--options")
+    vs_options = parse_options(args.vs_options or (), "--vs-options")
+    flag_a = "--engine-cmd" if args.engine_cmd is not None else "--engine"
+    a = make_side("A", args.engine, args.engine_cmd, timeout, flag_a)
+    try:
+        b = make_side("B", args.vs, args.vs_cmd, timeout, "--vs-cmd" if args.vs_cmd is not None else "--vs")
+        try:
+            return diff(
+                a,
+                b,
+                game,
+                profile,
+                seed=seed,
+                options=options,
+                vs_options=vs_options,
+                ignore=args.ignore or (),
+                strict=args.strict,
+            )
+        finally:
+            b.close()
+    finally:
+        a.close()
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Console, Console], int]] = {
     "certify": cmd_certify,
     "merge": cmd_merge,
     "replay": cmd_replay,
     "serve": cmd_serve,
     "fixtures": cmd_fixtures,
-    "diff": lambda args, out, err: diff_command.run(args),
+    "diff": cmd_diff,
 }
 
 

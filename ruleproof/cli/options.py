@@ -44,29 +44,38 @@ class Flag:
     name: str
     help: str
     metavar: str | None = None
-    kind: Literal["text", "switch", "many"] = "text"  # a value; on when given; repeatable
+    # a value; on when given; repeatable; one or more values after the flag (repeatable too)
+    kind: Literal["text", "switch", "many", "pairs"] = "text"
     choices: tuple[str, ...] = ()
     exclusive: str = ""  # flags with the same group name are mutually exclusive
     cli_only: bool = False  # no pytest flag (the plugin has pytest's own)
+    commands: tuple[str, ...] = ("certify",)  # the ruleproof commands that take it (a diff-only flag is cli_only)
+    helps: tuple[tuple[str, str], ...] = ()  # (command, help) where a command says it its own way
 
     @property
     def key(self) -> str:
         return self.name.replace("-", "_")
 
 
+BOTH = ("certify", "diff")
 FLAGS: tuple[Flag, ...] = (
-    Flag("game", "a game to certify (repeatable; default: all the engine declares)", "GAME", "many", GAMES),
-    Flag("engine", "a Python engine factory (default: the reference engines)", "MODULE:FACTORY", exclusive="engine"),
+    Flag("game", "a game to certify (repeatable; default: all the engine declares)", "GAME", "many", GAMES,
+         commands=BOTH, helps=(("diff", "the game to compare (one)"),)),
+    Flag("engine", "a Python engine factory (default: the reference engines)", "MODULE:FACTORY", exclusive="engine",
+         commands=BOTH, helps=(("diff", "side A, a Python engine factory (default: the reference)"),)),
     Flag("engine-cmd", "an engine in any language: a command speaking the JSON-RPC contract on stdio", "CMD",
-         exclusive="engine"),
-    Flag("timeout", f"limit for one engine call, in process or over the pipe (default {DEFAULT_TIMEOUT:g})", "SECONDS"),
-    Flag("profile", f"how hard to look (default: {DEFAULT_PROFILE})", "PROFILE", choices=PROFILE_NAMES),
-    Flag("seed", "explore from this seed instead of the profile's default", "N"),
-    Flag("json", "write the certificate as JSON", "PATH"),
+         exclusive="engine", commands=BOTH, helps=(("diff", "side A, a command speaking the JSON-RPC contract"),)),
+    Flag("timeout", f"limit for one engine call, in process or over the pipe (default {DEFAULT_TIMEOUT:g})", "SECONDS",
+         commands=BOTH),
+    Flag("profile", f"how hard to look (default: {DEFAULT_PROFILE})", "PROFILE", choices=PROFILE_NAMES, commands=BOTH),
+    Flag("seed", "explore from this seed instead of the profile's default", "N", commands=BOTH),
+    Flag("json", "write the certificate as JSON", "PATH", commands=BOTH,
+         helps=(("diff", "write the comparison as JSON"),)),
     Flag("junit", "write one JUnit test case per clause", "PATH"),
     Flag("html", "write the report as one self-contained HTML page (the certificate embedded)", "PATH"),
     Flag("summary", "write a markdown summary (for $GITHUB_STEP_SUMMARY)", "PATH"),
-    Flag("traces", f"where failure traces are saved (default: {DEFAULT_TRACES})", "DIR"),
+    Flag("traces", f"where failure traces are saved (default: {DEFAULT_TRACES})", "DIR", commands=BOTH,
+         helps=(("diff", f"where divergence traces are saved (default: {DEFAULT_TRACES})"),)),
     Flag("no-fixtures", "skip the fixtures", kind="switch"),
     Flag("no-properties", "skip the state machine", kind="switch"),
     Flag("max-time", "stop after this long and write a partial certificate (marked interrupted)", "SECONDS"),
@@ -81,27 +90,43 @@ FLAGS: tuple[Flag, ...] = (
          "the same", "N", cli_only=True),
     Flag("shard", "explore only part K of N of each game's shards and write a partial certificate (--json) for "
          "ruleproof merge", "K/N", cli_only=True),
+    # ruleproof diff's own
+    Flag("vs", "side B, a Python engine factory (default: the reference)", "MODULE:FACTORY", exclusive="vs",
+         cli_only=True, commands=("diff",)),
+    Flag("vs-cmd", "side B, a command speaking the JSON-RPC contract", "CMD", exclusive="vs", cli_only=True,
+         commands=("diff",)),
+    Flag("options", "option values for both sides", "K=V", "pairs", cli_only=True, commands=("diff",)),
+    Flag("vs-options", "option values for side B only (overrides --options)", "K=V", "pairs", cli_only=True,
+         commands=("diff",)),
+    Flag("ignore", "a field not to compare (repeatable; e.g. dealer, zones.won/*, legal_moves)", "FIELD", "many",
+         cli_only=True, commands=("diff",)),
+    Flag("strict", "a difference in what the contract leaves open (the dealer between rounds, leader on an empty "
+         "trick, ...) fails the run too (exit 1)", kind="switch", cli_only=True, commands=("diff",)),
 )  # fmt: skip
 BY_FLAG = {f.name: f for f in FLAGS}
 
 
-def add_to(parser: Any, names: Iterable[str] | None = None, prefix: str = "--") -> None:
-    """Add the flags (all, or those ``names``) to an argparse parser or a pytest option group."""
+def add_to(parser: Any, names: Iterable[str] | None = None, prefix: str = "--", command: str = "certify") -> None:
+    """Add the flags (those ``names``, or all that ``command`` takes) to an argparse parser or a pytest
+    option group."""
     groups: dict[str, Any] = {}
-    for flag in FLAGS if names is None else [BY_FLAG[n] for n in names]:
+    for flag in [f for f in FLAGS if command in f.commands] if names is None else [BY_FLAG[n] for n in names]:
         target = parser
         if flag.exclusive and hasattr(parser, "add_mutually_exclusive_group"):
             if flag.exclusive not in groups:
                 groups[flag.exclusive] = parser.add_mutually_exclusive_group()
             target = groups[flag.exclusive]
         add = target.add_argument if hasattr(target, "add_argument") else target.addoption
-        kw: dict[str, Any] = {"help": flag.help, "dest": flag.key if prefix == "--" else f"ruleproof_{flag.key}"}
+        help_text = dict(flag.helps).get(command, flag.help)
+        kw: dict[str, Any] = {"help": help_text, "dest": flag.key if prefix == "--" else f"ruleproof_{flag.key}"}
         if flag.kind == "switch":
             kw["action"] = "store_true"
         else:
             kw["metavar"] = flag.metavar
             if flag.kind == "many":
                 kw["action"] = "append"
+            if flag.kind == "pairs":
+                kw["action"], kw["nargs"] = "extend", "+"
             if flag.choices:
                 kw["choices"] = flag.choices
         add(f"{prefix}{flag.name}", **kw)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -18,9 +19,10 @@ from typing import Any
 
 from attrs import frozen
 from jinja2 import Environment, PackageLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ruleproof.model.clauses import clause_text
+from ruleproof.output.drawn import Drawn, drawn, seats_named
 from ruleproof.output.files import write_atomic
 from ruleproof.output.render import Step, differing, length_note, step_line, steps_of, unconfirmed_note
 from ruleproof.output.table import TableView, compact, table_of
@@ -29,9 +31,17 @@ from ruleproof.run.events import Event, RunFinished
 # Filters offered above every clause table, in this order; a status outside
 # this list (a newer runner's) still gets its own filter after these.
 STATUS_ORDER = ("fail", "untested", "xfail", "pass", "skipped")
+# The clause table's rows, failing first (what the reader came for), then what is not yet judged in full.
+ROW_ORDER = ("fail", "xpass", "xfail", "partial", "untested", "pass", "covered", "skipped")
+BASELINE_NOTES = {
+    "regressions": "regression: passed in the baseline",
+    "fixed": "fixed: failed in the baseline",
+    "untested": "newly untested: judged in the baseline",
+}
+BROKE = "broke the rule"  # the mark on the seat that moved in the violating step
 # Certificate fields the page draws itself; any other field (a newer certificate's) is listed as JSON.
 DRAWN_TOP = {"verdict", "engine", "profile", "seed", "games", "interrupted", "interrupted_by", "not_run"}
-DRAWN_GAME = {"verdict", "interrupted", "seconds", "clauses", "failures", "fixtures", "skipped", "broken"}
+DRAWN_GAME = {"verdict", "interrupted", "seconds", "clauses", "failures", "fixtures", "skipped", "broken", "baseline"}
 
 
 @frozen
@@ -43,6 +53,9 @@ class ClauseRow:
     note: str
     listed: str | None  # the reason declared in --expect (xfail, xpass, ...)
     anchor: str | None  # the failure's id on the page
+    notes: tuple[str, ...] = ()  # a partial clause's situations not reached, what it follows
+    baseline: str | None = None  # --baseline's word on this clause (a regression, fixed, newly untested)
+    follows: tuple[str, ...] = ()  # a consequence: the deviations it was broken after
 
 
 @frozen
@@ -50,6 +63,7 @@ class StepView:
     step: Step
     line: str
     table: TableView | None  # the state after this step, what changed marked
+    move: Drawn | None = None  # the step's move drawn as cards (None for new_game: its line says it)
 
 
 @frozen
@@ -64,8 +78,12 @@ class FailureView:
     source: str
     expected: str
     got: str
+    expected_drawn: Drawn
+    got_drawn: Drawn
     missing: str | None
     extra: str | None
+    missing_drawn: Drawn | None
+    extra_drawn: Drawn | None
     steps: tuple[StepView, ...]
     length_note: str  # "(minimized from N)", or "" when the certificate does not say
     confirmed: bool
@@ -86,11 +104,68 @@ class GameView:
     skipped: tuple[str, ...]
     fixtures: tuple[tuple[str, str], ...]
     interrupted: bool
-    other: tuple[tuple[str, str], ...]  # fields the page does not draw, as JSON
+    other: tuple[Other, ...]  # fields the page does not draw itself
+    baseline: str | None = None  # --baseline, in a line: its regressions, fixes and newly untested clauses
+
+    @property
+    def deviations(self) -> tuple[ClauseRow, ...]:
+        """The failing clauses that are deviations of their own (they follow no other failure)."""
+        return tuple(r for r in self.rows if r.status == "fail" and not r.follows)
+
+    @property
+    def consequences(self) -> tuple[ClauseRow, ...]:
+        """The failing clauses broken only after a deviation (``follows`` in the certificate)."""
+        return tuple(r for r in self.rows if r.status == "fail" and r.follows)
+
+    @property
+    def first_deviation(self) -> FailureView | None:
+        """The first deviation's counterexample, drawn in the summary at the top of the page."""
+        anchors = [r.anchor for r in self.deviations if r.anchor]
+        return next((f for f in self.failures if anchors and f.anchor == anchors[0]), None)
 
 
-def others(data: Mapping[str, Any], drawn: set[str]) -> tuple[tuple[str, str], ...]:
-    return tuple((str(k), compact(v)) for k, v in data.items() if k not in drawn)
+@frozen
+class Other:
+    """A field the page does not draw itself: a value as text, or an object of values as a small table."""
+
+    key: str
+    text: str
+    table: tuple[tuple[str, str], ...] = ()
+
+
+def others(data: Mapping[str, Any], drawn: set[str]) -> tuple[Other, ...]:
+    return tuple(other(str(k), v) for k, v in data.items() if k not in drawn)
+
+
+def other(key: str, value: Any) -> Other:
+    """A string as itself (no JSON quotes), an object of plain values (the stats) as rows, else its JSON."""
+    if isinstance(value, str):
+        return Other(key, value)
+    if isinstance(value, dict) and value and all(not isinstance(v, dict | list) for v in value.values()):
+        return Other(key, "", tuple((str(k), v if isinstance(v, str) else compact(v)) for k, v in value.items()))
+    return Other(key, compact(value))
+
+
+INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*")
+
+
+def markdown(text: str) -> Markup:
+    """A clause's text (markdown from the rules documents) with its inline marks: `code`, **bold**, *em*.
+    Everything else is escaped: the rules documents are the kit's, but a clause text never runs."""
+    out, end = [], 0
+    for m in INLINE.finditer(text):
+        out.append(escape(text[end : m.start()]))
+        code, bold, em = m.groups()
+        tag, inner = ("code", code) if code is not None else ("b", bold) if bold is not None else ("i", em)
+        out.append(Markup(f"<{tag}>{escape(inner)}</{tag}>"))
+        end = m.end()
+    out.append(escape(text[end:]))
+    return Markup("").join(out)
+
+
+def plain(text: str) -> str:
+    """A clause's text without its marks (a tooltip shows no markup)."""
+    return INLINE.sub(lambda m: next(g for g in m.groups() if g is not None), text)
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -102,12 +177,27 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else compact(value)
 
 
+def step_views(game: str, data: Mapping[str, Any]) -> tuple[StepView, ...]:
+    """Each step with its table; the violating (last) one marks the seat that moved in it, and the seats
+    the finding names (``{"winner": 1}``, ``won/1``)."""
+    steps = steps_of(data)
+    named = seats_named(data.get("expected")) | seats_named(data.get("got"))
+    views = []
+    for s in steps:
+        marked: dict[int, str] = {}
+        if s is steps[-1]:
+            marked = {seat: "named by the finding" for seat in sorted(named)}
+            if s.seat is not None:
+                marked[s.seat] = BROKE
+        table = table_of(s.after, s.before, marked) if s.after is not None else None
+        move = drawn(game, s.value) if s.kind != "new_game" and isinstance(s.value, dict) else None
+        views.append(StepView(s, step_line(s), table, move))
+    return tuple(views)
+
+
 def failure_view(game: str, index: int, data: Mapping[str, Any], entry: Mapping[str, Any]) -> FailureView:
     clause = _str(data.get("clause", "?"))
-    steps = steps_of(data)
-    views = tuple(
-        StepView(s, step_line(s), table_of(s.after, s.before) if s.after is not None else None) for s in steps
-    )
+    views = step_views(game, data)
     diff = differing(data.get("expected"), data.get("got"))
     return FailureView(
         anchor=f"failure-{game}-{index}",
@@ -120,8 +210,12 @@ def failure_view(game: str, index: int, data: Mapping[str, Any], entry: Mapping[
         source=_str(data.get("source", "")),
         expected=compact(data.get("expected")),
         got=compact(data.get("got")),
+        expected_drawn=drawn(game, data.get("expected")),
+        got_drawn=drawn(game, data.get("got")),
         missing=compact(diff["missing"]) if "missing" in diff else None,
         extra=compact(diff["extra"]) if "extra" in diff else None,
+        missing_drawn=drawn(game, diff["missing"]) if "missing" in diff else None,
+        extra_drawn=drawn(game, diff["extra"]) if "extra" in diff else None,
         steps=views,
         length_note=length_note(data),
         confirmed=data.get("confirmed") is not False,
@@ -136,6 +230,49 @@ def _entries(data: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     return {str(c): e if isinstance(e, dict) else {"status": e} for c, e in clauses.items()}
 
 
+def clause_row(clause: str, entry: Mapping[str, Any], shown: FailureView | None) -> ClauseRow:
+    """A clause's row: its verdict, checks and first failure, and its notes (what a partial clause did not
+    reach, the deviations a consequence follows, the baseline's word on it)."""
+    hits = entry.get("hits")
+    follows = tuple(_str(c) for c in _list(entry.get("follows"))) if entry.get("follows") else ()
+    notes = []
+    if entry.get("missing"):
+        notes.append("not reached: " + ", ".join(_str(m) for m in _list(entry.get("missing"))))
+    if follows:
+        notes.append("after " + ", ".join(follows))
+    change = entry.get("baseline")
+    return ClauseRow(
+        clause,
+        _str(entry.get("status", "?")),
+        hits if isinstance(hits, int) else None,
+        clause_text(clause) or "",
+        shown.message if shown else "",
+        _str(entry["expected"]) if entry.get("expected") is not None else None,
+        shown.anchor if shown else None,
+        tuple(notes),
+        BASELINE_NOTES.get(change, _str(change)) if change is not None else None,
+        follows,
+    )
+
+
+def baseline_line(data: Mapping[str, Any]) -> str:
+    """``2 regressions (BM-PASS-1, BM-LEAD-2), 1 fixed, 0 newly untested``: each clause is also on its row."""
+    parts = []
+    for key, name in (("regressions", "regression"), ("fixed", "fixed"), ("untested", "newly untested")):
+        clauses = [_str(c) for c in _list(data.get(key) or [])]
+        plural = "s" if key == "regressions" and len(clauses) != 1 else ""
+        parts.append(f"{len(clauses)} {name}{plural}" + (f" ({', '.join(clauses)})" if clauses else ""))
+    return "against the baseline: " + ", ".join(parts)
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _row_rank(row: ClauseRow) -> int:
+    return ROW_ORDER.index(row.status) if row.status in ROW_ORDER else len(ROW_ORDER)
+
+
 def game_view(game: str, data: Mapping[str, Any]) -> GameView:
     entries = _entries(data)
     found = [f for f in data.get("failures") or [] if isinstance(f, dict)]
@@ -143,22 +280,7 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
     first: dict[str, FailureView] = {}
     for f in failures:
         first.setdefault(f.clause, f)
-    rows = []
-    for clause, entry in entries.items():
-        shown = first.get(clause)
-        hits = entry.get("hits")
-        listed = _str(entry["expected"]) if entry.get("expected") is not None else None
-        rows.append(
-            ClauseRow(
-                clause,
-                _str(entry.get("status", "?")),
-                hits if isinstance(hits, int) else None,
-                clause_text(clause) or "",
-                shown.message if shown else "",
-                listed,
-                shown.anchor if shown else None,
-            )
-        )
+    rows = sorted((clause_row(c, e, first.get(c)) for c, e in entries.items()), key=_row_rank)  # stable
     seen = [r.status for r in rows]
     statuses = [*STATUS_ORDER, *sorted(set(seen) - set(STATUS_ORDER))]
     broken = data.get("broken")
@@ -175,6 +297,7 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
         fixtures=tuple((_str(k), _str(v)) for k, v in fixtures.items()),
         interrupted=data.get("interrupted") is True,
         other=others(data, DRAWN_GAME),
+        baseline=baseline_line(_dict(data.get("baseline"))) if data.get("baseline") is not None else None,
     )
 
 
@@ -200,7 +323,8 @@ def environment() -> Environment:
 def render_html(certificate: Mapping[str, Any]) -> str:
     """The whole page for a certificate (``Certificate.to_json()``)."""
     style, script = _asset("report.css"), _asset("report.js")
-    games = _dict(certificate.get("games"))
+    games = [game_view(g, d) for g, d in _dict(certificate.get("games")).items() if isinstance(d, dict)]
+    failing = [g for g in games if g.deviations or g.consequences]  # the summary at the top: these games
     engine = _dict(certificate.get("engine"))
     return (
         environment()
@@ -212,10 +336,14 @@ def render_html(certificate: Mapping[str, Any]) -> str:
             seed="derandomized" if certificate.get("seed") is None else _str(certificate.get("seed")),
             engine_name=_str(engine.get("name", "?")),
             engine_version=_str(engine.get("version", "?")),
-            games=[game_view(g, d) for g, d in games.items() if isinstance(d, dict)],
+            games=games,
+            failing=failing,
+            first=next((g.first_deviation for g in failing if g.first_deviation is not None), None),
             interrupted=_str(certificate.get("interrupted_by", "")) if certificate.get("interrupted") is True else None,
             not_run=", ".join(_str(g) for g in certificate.get("not_run") or []),
             other=others(certificate, DRAWN_TOP),
+            markdown=markdown,
+            plain=plain,
             style=Markup(style),  # the kit's own files, not engine data
             script=Markup(script),
             csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; img-src data:",

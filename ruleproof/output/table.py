@@ -156,8 +156,11 @@ def _seat_value(values: Any, seat: int) -> str | None:
     return None
 
 
-def table_of(state: Mapping[str, Any], before: Mapping[str, Any] | None = None) -> TableView:
-    """Lay out ``state``; with ``before``, mark what each zone gained and lost in this step."""
+def table_of(
+    state: Mapping[str, Any], before: Mapping[str, Any] | None = None, marked: Mapping[int, str] | None = None
+) -> TableView:
+    """Lay out ``state``; with ``before``, mark what each zone gained and lost in this step; ``marked``
+    adds a mark to a seat (the seat that moved in a violating step: "broke the rule")."""
     state = state if isinstance(state, Mapping) else {}
     game = str(state.get("game", ""))
     layout = BY_NAME[game].layout if game in BY_NAME else Layout((), (), ())
@@ -177,6 +180,8 @@ def table_of(state: Mapping[str, Any], before: Mapping[str, Any] | None = None) 
         marks = tuple(
             m for m, key in MARKS if type(state.get(key)) is int and state.get(key) == s
         )  # True is not seat 1
+        if marked and s in marked:
+            marks = (marked[s], *marks)
         fields = [("score", v) for v in [_seat_value(state.get("scores"), s)] if v is not None]
         fields += [(f, v) for f in layout.seat_fields for v in [_seat_value(state.get(f), s)] if v is not None]
         seats.append(Seat(s, marks, seat_zones, tuple(fields)))

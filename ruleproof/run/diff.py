@@ -8,8 +8,12 @@ After every step the contract's fields, the legal move sets and acceptance
 are compared.  The first difference in a game is a divergence; each distinct divergent field is
 reported once, with its game minimized by ``ruleproof.run.minimize`` and the
 clauses whose properties fail on either side's trace, so the user sees which
-side breaks the rules, or that neither does (a reading the contract leaves
-open).
+side breaks the rules, or that neither does.
+
+A difference in a reading the contract leaves open (``ruleproof.run.lockstep.left_open``: the
+dealer between rounds, ``leader`` on an empty trick, ...) is no divergence: the comparison goes
+on past it, and it is listed apart (``DiffResult.open``), red only under ``--strict`` — unless a
+side breaks a clause on its trace, which makes it a divergence like any other.
 
 Budgets count examples, steps and replays (the profile's), never seconds.
 """
@@ -20,17 +24,15 @@ import argparse
 import json
 import shlex
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, TypeVar
 
-from attrs import define, field, frozen
+from attrs import define, evolve, field, frozen
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
-from ruleproof import GAMES
-from ruleproof.model.engine import AdapterBroken, JSONObject, Move, Unsupported, load_factory
+from ruleproof.model.engine import AdapterBroken, JSONObject, Move, State, Unsupported, load_factory
 from ruleproof.model.errors import UsageError
 from ruleproof.model.findings import Event, Finding, Setup, Trace
 from ruleproof.properties import properties_for
@@ -42,6 +44,7 @@ from ruleproof.run.lockstep import (
     Difference,
     FixtureScript,
     Lockstep,
+    OpenDifference,
     Side,
     WitnessedEngine,
     evolve_options,
@@ -86,6 +89,7 @@ class Found:
     also: tuple[Difference, ...]  # other fields that differed at the same step
     trace: Trace  # ends at the divergent step
     tail: tuple[Event, ...]  # events after it (the game went on, for naming clauses)
+    reading: str = ""  # for a difference in what the contract leaves open: which reading (lockstep.left_open)
 
 
 class Enough(Exception):
@@ -102,6 +106,7 @@ class Exploration:
     profile: DiffProfile
     ignore: tuple[str, ...]
     found: dict[str, Found] = field(factory=dict)  # by Difference.key, first met first
+    open_found: dict[str, Found] = field(factory=dict)  # differences in what the contract leaves open, the same way
     stop_after: int | None = None  # distinct divergences after which the rest of the examples are no-ops
     skipped: list[str] = field(factory=list)
     stats: dict[str, int] = field(
@@ -110,6 +115,14 @@ class Exploration:
 
     def enough(self) -> bool:
         return self.stop_after is not None and len(self.found) >= self.stop_after
+
+    def collect_open(self, lock: Lockstep) -> None:
+        """Keep each step that shows a field the contract leaves open not seen before, with its game up to it."""
+        seen = {d.key for f in self.open_found.values() for d in (f.difference, *f.also)}
+        for o in lock.open:
+            if o.keys - seen:
+                seen |= o.keys
+                self.open_found[o.difference.key] = open_found(lock, o)
 
     def run_setup_probes(self) -> None:
         """``new_game`` with an option left out or a value the contract forbids: both must answer alike.
@@ -164,11 +177,12 @@ class Exploration:
             for step in fx.steps:
                 if not script.step(step) or (lock.diverged and len(lock.events) - 1 - (lock.at or 0) >= TAIL_STEPS):
                     break
+            self.collect_open(lock)
             if lock.diverged and lock.at is not None:
                 first = lock.differences[0]
                 if first.key not in self.found:
                     script.play_on()
-                    tail = tuple(lock.events[lock.at + 1 :])
+                    tail = lock.tail(lock.at + 1)
                     self.found[first.key] = Found(first, tuple(lock.differences[1:]), lock.game_trace(lock.at), tail)
 
     def run(self, seed: int | None) -> None:
@@ -205,16 +219,16 @@ class Exploration:
 
     def example(self, data: st.DataObject, setups: st.SearchStrategy[Setup], steps: int) -> None:
         lock = Lockstep(self.a, self.b, self.ignore)
-        self.start(lock, data.draw(setups, label="setup"))
-        for _ in range(steps):
-            self.stats["steps"] += 1
+        try:
+            self.start(lock, data.draw(setups, label="setup"))
+            for _ in range(steps):
+                self.stats["steps"] += 1
+                if lock.diverged or not self.step(lock, data, setups):
+                    break
             if lock.diverged:
                 self.record(lock, data)
-                return
-            if not self.step(lock, data, setups):
-                break
-        if lock.diverged:
-            self.record(lock, data)
+        finally:  # also when the next game's setup is refused (reject() ends the example)
+            self.collect_open(lock)
 
     def start(self, lock: Lockstep, setup: Setup) -> None:
         try:
@@ -225,6 +239,20 @@ class Exploration:
                 self.skipped.append(note)
             reject()
         self.stats["games"] += 1
+        self.probe_deals(lock)
+
+    def probe_deals(self, lock: Lockstep) -> None:
+        """Every deal the rules forbid, before a game's first deal: how each side checks the kit's deal is
+        behaviour too, and a random probe meets the one deal phase of a one-deal game (Idiot) too rarely.
+        Nothing is drawn here, so the choices that follow are those of an example without it."""
+        props = self.a.session.props if self.a.session else None
+        if props is None or self.a.snap.phase != "deal":
+            return
+        for move, clause in props.guarded("illegal_moves", props.illegal_moves, self.a.snap):
+            if lock.diverged:
+                return
+            self.stats["probes"] += 1
+            lock.probe(move, clause)
 
     def step(self, lock: Lockstep, data: st.DataObject, setups: st.SearchStrategy[Setup]) -> bool:
         """One lockstep step; False when this game cannot go on."""
@@ -258,7 +286,8 @@ class Exploration:
             self.found[first.key] = Found(first, tuple(lock.differences[1:]), trace, tail)
 
     def tail(self, lock: Lockstep, data: st.DataObject) -> tuple[Event, ...]:
-        """Play on with A's choices while B lists and accepts them (no more comparing)."""
+        """Play on with A's choices while B lists and accepts them (no more comparing); a move either side
+        refused is left out (``Lockstep.tail``: B's game may be over where A's deals the next round)."""
         start = len(lock.events)
         props = self.a.session.props if self.a.session else None
         assert props is not None
@@ -271,7 +300,12 @@ class Exploration:
                 or not lock.apply(move)
             ):
                 break
-        return tuple(lock.events[start:])
+        return lock.tail(start)
+
+
+def open_found(lock: Lockstep, o: OpenDifference) -> Found:
+    """An open difference as a ``Found``: its game up to the step it showed at, nothing after."""
+    return Found(o.difference, o.also, lock.game_trace(o.at, start=o.start), (), o.reading)
 
 
 def next_move(props: GameProperties, snap: Snapshot, pick: int, data: st.DataObject) -> Move | None:
@@ -301,11 +335,25 @@ class Divergence:
     replays: int
     clauses_a: tuple[str, ...]
     clauses_b: tuple[str, ...]
+    reading: str = ""  # a difference in what the contract leaves open: which reading ("": a behaviour divergence)
+    # each side's state after each event of ``trace`` (None where it was not recorded): the boards around the step
+    states_a: tuple[State | None, ...] = ()
+    states_b: tuple[State | None, ...] = ()
 
     @property
     def step(self) -> int:
         """The divergent step: its 1-based position in ``trace``."""
         return len(self.trace.events)
+
+    @property
+    def seat(self) -> int | None:
+        """The seat that moved in the divergent step (side A's seat to act before it), when a seat moved."""
+        event = self.trace.events[-1]
+        before = self.states_a[-2] if len(self.states_a) >= 2 else None
+        if event.kind == "new_game" or event.value.get("type") == "deal" or not isinstance(before, dict):
+            return None
+        seat = before.get("to_act")
+        return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
     def to_json(self) -> JSONObject:
         out = {
@@ -318,7 +366,10 @@ class Divergence:
             "also": [{"field": d.field, "a": d.a, "b": d.b} for d in self.also],
             "original_steps": self.original,
             "replays": self.replays,
+            "seat": self.seat,
         }
+        if self.reading:
+            out["reading"] = self.reading
         if self.trace_b != self.trace:
             out["trace_b"] = self.trace_b.to_json()
         return out
@@ -353,27 +404,32 @@ def finish(
     budget: int,
     setups: Callable[[Setup], list[Setup]] | None = None,
 ) -> Divergence:
-    """Minimize one divergence, then name the clauses each side's trace breaks."""
-    key = found.difference.key
+    """Minimize one divergence (or open difference), then name the clauses each side's trace breaks."""
+    key, open_key = found.difference.key, found.difference.key if found.reading else None
 
     def reproduces(candidate: Trace) -> int | None:
         try:
-            lock = replay_lockstep(candidate, a, b, ignore)
+            lock = replay_lockstep(candidate, a, b, ignore, open_key)
         except AdapterBroken:  # a candidate this engine cannot take; the original still stands
             return None
-        if lock is None or lock.at is None or lock.differences[0].key != key:
-            return None
-        return lock.at + 1
+        at = shown_at(lock, key, open_key)
+        return None if at is None else at + 1
 
     if len(found.trace.events) == 1:  # a new_game probe: nothing to minimize, and no session could replay it
         small = Minimized(found.trace, 1, 0)
         final = None
     else:
         small = minimize(found.trace, reproduces, budget=budget, setups=setups)
-        final = replay_lockstep(small.trace, a, b, ignore)
+        final = replay_lockstep(small.trace, a, b, ignore, open_key)
     difference, also = found.difference, found.also
     if final is not None and final.differences and final.differences[0].key == key:
         difference, also = final.differences[0], tuple(final.differences[1:])
+    elif final is not None and open_key is not None:
+        shown = next((o for o in final.open if key in o.keys), None)
+        if shown is not None:  # the field it was found by first, the step's others after it
+            together = (shown.difference, *shown.also)
+            difference = next(d for d in together if d.key == key)
+            also = tuple(d for d in together if d is not difference)
     long_trace = Trace(found.trace.game, found.trace.events + found.tail)
     # a side that refused the new_game has no game to judge (its replay would only say it refused)
     refused = {"A": difference.a, "B": difference.b} if difference.field == "new_game" else {}
@@ -382,9 +438,30 @@ def finish(
     named = next(iter(clauses_b + clauses_a), None)
     finding = Finding(named, f"diverged on {difference.field}") if named else None
     trace = Trace(small.trace.game, small.trace.events, finding)
+    states = final.states[: len(trace.events)] if final is not None else []
     return Divergence(
-        difference, also, trace, for_side(trace, b), len(found.trace.events), small.replays, clauses_a, clauses_b
+        difference,
+        also,
+        trace,
+        for_side(trace, b),
+        len(found.trace.events),
+        small.replays,
+        clauses_a,
+        clauses_b,
+        found.reading,
+        tuple(s[0] for s in states),
+        tuple(s[1] for s in states),
     )
+
+
+def shown_at(lock: Lockstep | None, key: str, open_key: str | None) -> int | None:
+    """Where a replay showed the difference of ``key`` (index in its events): as its first divergence,
+    or, for an open difference (``open_key``), among the open ones before any divergence."""
+    if lock is None:
+        return None
+    if open_key is None:
+        return lock.at if lock.at is not None and lock.differences[0].key == key else None
+    return next((o.at for o in lock.open if open_key in o.keys), None)
 
 
 def for_side(trace: Trace, side: Side) -> Trace:
@@ -410,47 +487,7 @@ def side_clauses(side: Side, traces: Sequence[Trace]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-# -- the command --------------------------------------------------------------------------------
-
-
-def add_parser(subparsers: argparse._SubParsersAction[P], parents: Sequence[P] = ()) -> P:
-    """Register ``ruleproof diff`` (``parents``: the options every command shares, e.g. ``--debug``)."""
-    d = subparsers.add_parser(
-        "diff",
-        parents=list(parents),
-        help="drive two engines (or two rule settings) in lockstep and show where they differ",
-    )
-    d.add_argument("--game", required=True, choices=GAMES, help="the game to compare")
-    a = d.add_mutually_exclusive_group()
-    a.add_argument("--engine", metavar="MODULE:FACTORY", help="side A, a Python engine (default: the reference)")
-    a.add_argument("--engine-cmd", metavar="CMD", help="side A, a command speaking the JSON-RPC contract")
-    b = d.add_mutually_exclusive_group()
-    b.add_argument("--vs", metavar="MODULE:FACTORY", help="side B, a Python engine (default: the reference)")
-    b.add_argument("--vs-cmd", metavar="CMD", help="side B, a command speaking the JSON-RPC contract")
-    d.add_argument("--options", nargs="+", default=[], metavar="K=V", help="option values for both sides")
-    d.add_argument(
-        "--vs-options", nargs="+", default=[], metavar="K=V", help="option values for side B only (overrides --options)"
-    )
-    d.add_argument(
-        "--ignore",
-        action="append",
-        default=[],
-        metavar="FIELD",
-        help="a field not to compare (repeatable; e.g. dealer, zones.won/*, legal_moves)",
-    )
-    d.add_argument("--profile", choices=sorted(DIFF_PROFILES), default="ci", help="how hard to look (default: ci)")
-    d.add_argument("--seed", type=int, help="run from this seed instead of the derandomized default")
-    d.add_argument("--json", metavar="PATH", help="write the result as JSON")
-    d.add_argument(
-        "--traces",
-        metavar="DIR",
-        default="ruleproof-traces",
-        help="where divergence traces are saved (default: %(default)s)",
-    )
-    d.add_argument(
-        "--timeout", type=float, default=10.0, metavar="SECONDS", help="per-call timeout for --engine-cmd/--vs-cmd"
-    )
-    return d
+# -- the call -------------------------------------------------------------------------------------
 
 
 def parse_options(pairs: Sequence[str], flag: str) -> JSONObject:
@@ -548,18 +585,24 @@ class DiffResult:
     b: JSONObject
     profile: str
     seed: int | None
-    divergences: tuple[Divergence, ...]
+    divergences: tuple[Divergence, ...]  # behaviour differences: moves listed, acceptance, pinned-down fields
     broken: str | None = None
     skipped: tuple[str, ...] = ()
     stats: JSONObject = field(factory=dict)
+    open: tuple[Divergence, ...] = ()  # differences only in readings the contract leaves open
+    strict: bool = False  # --strict: an open difference makes the run red too
 
     @property
     def verdict(self) -> str:
-        return "broken" if self.broken else ("diverged" if self.divergences else "same")
+        """broken, diverged (a behaviour difference), open (differences only in what the contract leaves
+        open), or same."""
+        if self.broken:
+            return "broken"
+        return "diverged" if self.divergences else "open" if self.open else "same"
 
     @property
     def exit_status(self) -> int:
-        return {"same": 0, "diverged": 1, "broken": 2}[self.verdict]
+        return {"same": 0, "open": 1 if self.strict else 0, "diverged": 1, "broken": 2}[self.verdict]
 
     def to_json(self) -> JSONObject:
         return {
@@ -569,7 +612,9 @@ class DiffResult:
             "game": self.game,
             "profile": self.profile,
             "seed": self.seed,
+            "strict": self.strict,
             "divergences": [d.to_json() for d in self.divergences],
+            "open": [d.to_json() for d in self.open],
             "broken": self.broken,
             "skipped": list(self.skipped),
             "stats": self.stats,
@@ -587,6 +632,7 @@ def diff(  # noqa: PLR0913 - keyword options of the public API, passed by name b
     vs_options: JSONObject | None = None,
     ignore: Sequence[str] = (),
     stop_after: int | None = None,
+    strict: bool = False,
 ) -> DiffResult:
     """Compare two engines on ``game``; raises DiffUsage for a wrong call (undeclared game or option value).
 
@@ -594,19 +640,7 @@ def diff(  # noqa: PLR0913 - keyword options of the public API, passed by name b
     kit's own tests use 1; the command looks for all).
     """
     options, vs_options = dict(options or {}), dict(vs_options or {})
-    hellos = {}
-    for name, engine in (("A", a), ("B", b)):
-        try:
-            hello = engine.hello()
-        except AdapterBroken as broken:
-            broken.message = f"side {name}: {broken.message}"
-            raise
-        if game not in hello["games"]:
-            declares = ", ".join(hello["games"]) or "nothing"
-            raise DiffUsage(
-                f"--game {game}: side {name} ({hello['engine']['name']}) does not declare it (it declares {declares})"
-            )
-        hellos[name] = hello
+    hellos = {name: greet(name, engine, game) for name, engine in (("A", a), ("B", b))}
     dec_a, dec_b = hellos["A"]["games"][game], hellos["B"]["games"][game]
     check_options(options, dec_a, "--options", "A")
     check_options({**options, **vs_options}, dec_b, "--vs-options" if vs_options else "--options", "B")
@@ -620,131 +654,52 @@ def diff(  # noqa: PLR0913 - keyword options of the public API, passed by name b
     side_b = Side("B", b, props_cls, {k: v for k, v in vs_options.items()})
     ignore_t = tuple(ignore)
     run = Exploration(side_a, side_b, declared, profile, ignore_t, stop_after=stop_after)
-    describe = {
-        "A": {**hellos["A"]["engine"], "options": options},
-        "B": {**hellos["B"]["engine"], "options": {**options, **vs_options}},
-    }
+    result = DiffResult(
+        game,
+        {**hellos["A"]["engine"], "options": options},
+        {**hellos["B"]["engine"], "options": {**options, **vs_options}},
+        profile.name,
+        seed,
+        (),
+        strict=strict,
+    )
     try:
         run.run_setup_probes()
         run.run_fixtures(dec_b, options)
         run.run(seed)
         smaller = smaller_setups(declared)
         found = [finish(f, side_a, side_b, ignore_t, profile.minimize_replays, smaller) for f in run.found.values()]
+        budget = max(5, profile.minimize_replays // 5)  # a short trace to read: found early, nothing to explain
+        seen = [finish(f, side_a, side_b, ignore_t, budget, smaller) for f in run.open_found.values()]
     except AdapterBroken as broken:
-        return DiffResult(
-            game,
-            describe["A"],
-            describe["B"],
-            profile.name,
-            seed,
-            (),
-            f"{broken.kind}: {broken.message}",
-            tuple(run.skipped),
-            dict(run.stats),
-        )
+        return evolve(result, broken=f"{broken.kind}: {broken.message}", skipped=tuple(run.skipped), stats=run.stats)
+    # an open difference on whose trace a side breaks a clause is not only a reading: a divergence
+    found += [evolve(d, reading="") for d in seen if d.clauses_a or d.clauses_b]
     # nothing compared is no evidence of sameness: a call that plays no game is wrong, not "same"
     none = None if run.stats["games"] or found else "no setup was accepted by both sides: " + "; ".join(run.skipped[:3])
-    return DiffResult(
-        game, describe["A"], describe["B"], profile.name, seed, tuple(found), none, tuple(run.skipped), dict(run.stats)
+    return evolve(
+        result,
+        divergences=tuple(found),
+        broken=none,
+        skipped=tuple(run.skipped),
+        stats=dict(run.stats),
+        open=tuple(d for d in seen if not (d.clauses_a or d.clauses_b)),
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    """The ``diff`` command: print the divergences, write --json and the traces; the exit status."""
-    from rich.console import Console
-    from rich.markup import escape
-
-    out, err = Console(), Console(stderr=True)
+def greet(name: str, engine: WitnessedEngine, game: str) -> JSONObject:
+    """A side's ``hello``, which must declare ``game``."""
     try:
-        options = parse_options(args.options, "--options")
-        vs_options = parse_options(args.vs_options, "--vs-options")
-        a = make_side(
-            "A",
-            args.engine,
-            args.engine_cmd,
-            args.timeout,
-            "--engine-cmd" if args.engine_cmd is not None else "--engine",
-        )
-        try:
-            b = make_side("B", args.vs, args.vs_cmd, args.timeout, "--vs-cmd" if args.vs_cmd is not None else "--vs")
-            try:
-                result = diff(
-                    a,
-                    b,
-                    args.game,
-                    DIFF_PROFILES[args.profile],
-                    seed=args.seed,
-                    options=options,
-                    vs_options=vs_options,
-                    ignore=args.ignore,
-                )
-            finally:
-                b.close()
-        finally:
-            a.close()
-    except DiffUsage as exc:
-        err.print(f"[red]ruleproof diff: error[/]: {escape(str(exc))}", soft_wrap=True)
-        return 2
+        hello = engine.hello()
     except AdapterBroken as broken:
-        err.print(f"[bold magenta]ADAPTER BROKEN[/] ({broken.kind}): {broken.message}")
-        return 2
-    saved = save_traces(result, Path(args.traces)) if result.divergences else []
-    print_result(out, result, saved)
-    if args.json:
-        Path(args.json).write_text(json.dumps(result.to_json(), indent=1, default=str) + "\n", encoding="utf-8")
-    return result.exit_status
-
-
-def save_traces(result: DiffResult, folder: Path) -> list[tuple[Path, Path | None]]:
-    """One trace file per divergence (and one for side B when its setup differs)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    saved = []
-    for n, d in enumerate(result.divergences, 1):
-        path = folder / f"diff-{result.game}-{n}.json"
-        path.write_text(json.dumps(d.trace.to_json(), indent=1) + "\n", encoding="utf-8")
-        path_b = None
-        if d.trace_b != d.trace:
-            path_b = folder / f"diff-{result.game}-{n}-b.json"
-            path_b.write_text(json.dumps(d.trace_b.to_json(), indent=1) + "\n", encoding="utf-8")
-        saved.append((path, path_b))
-    return saved
-
-
-def _short(value: Any, limit: int = 300) -> str:
-    text = json.dumps(value, default=str)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def print_result(out: Any, result: DiffResult, saved: Sequence[tuple[Path, Path | None]]) -> None:
-    stats = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in result.stats.items())
-    if result.broken:
-        out.print(f"[bold magenta]BROKEN[/] {result.game}: {result.broken}")
-        return
-    if not result.divergences:
-        out.print(f"[green]SAME[/] {result.game}: no divergence under the {result.profile} profile ({stats})")
-        return
-    n = len(result.divergences)
-    out.print(f"[bold red]DIVERGED[/] {result.game}: {n} distinct field(s) differ ({result.profile}; {stats})")
-    for d, (path, path_b) in zip(result.divergences, saved, strict=True):
-        out.print(
-            f"\n[bold]{d.difference.field}[/] differs at step {d.step} of {d.step}"
-            f" (minimized from {d.original} in {d.replays} replays)"
+        broken.message = f"side {name}: {broken.message}"
+        raise
+    if game not in hello["games"]:
+        declares = ", ".join(hello["games"]) or "nothing"
+        raise DiffUsage(
+            f"--game {game}: side {name} ({hello['engine']['name']}) does not declare it (it declares {declares})"
         )
-        out.print(f"  A: {_short(d.difference.a)}")
-        out.print(f"  B: {_short(d.difference.b)}")
-        if d.also:
-            out.print(f"  also differing at that step: {', '.join(x.field for x in d.also)}")
-        if d.clauses_a or d.clauses_b:
-            out.print(f"  clauses broken: A: {', '.join(d.clauses_a) or 'none'}; B: {', '.join(d.clauses_b) or 'none'}")
-        else:
-            out.print(
-                "  neither side breaks a clause on this trace: both behaviours are within the rules"
-                " (an option, or a reading the contract leaves open)"
-            )
-        first = max(0, d.step - 8)
-        for i, event in enumerate(d.trace.events[first:], first + 1):
-            out.print(f"  {i:>4}  {_short(event.to_json(), 160)}")
-        out.print(f"  replay: ruleproof replay {path} [--engine ...]" + (f"; side B: {path_b}" if path_b else ""))
+    return hello
 
 
 __all__ = [
@@ -754,7 +709,5 @@ __all__ = [
     "DiffUsage",
     "Divergence",
     "WitnessedEngine",
-    "add_parser",
     "diff",
-    "run",
 ]

@@ -9,6 +9,12 @@ fields left out), the legal move sets as the contract compares them
 ``replay_lockstep`` does the same for a recorded trace (the minimizer's
 test) and ``FixtureScript`` for a bundled fixture's script.  ``ruleproof.run.diff``
 builds the command on top.
+
+A difference in a field whose value the contract leaves open at that moment
+(docs/protocol.md §8, "Left open, never judged"; ``left_open``) is not a
+divergence: it is kept as an ``OpenDifference`` (the first of each field) and
+the comparison goes on, so a behaviour difference later in the same game is
+still found.
 """
 
 from __future__ import annotations
@@ -94,6 +100,64 @@ def move_differences(a: Snapshot, b: Snapshot) -> list[Difference]:
     return [Difference("legal_moves", [orjson.loads(k) for k in only_a], [orjson.loads(k) for k in only_b])]
 
 
+# -- what the contract leaves open ------------------------------------------------------------
+
+# a seat's held cards: where they lie is the game itself, never left open
+HELD = ("hand/", "face_up/", "face_down/", "passing/")
+# a round's own fields: judged once the next round is dealt, their values between rounds left open
+ROUND_FIELDS = frozenset({"dealer", "first_bidder", "leader", "trick_seats", "bids", "declarer", "contract"})
+BETWEEN_ROUNDS = "between rounds: only the value once the next round is dealt is judged"
+EMPTY_TRICK = "`leader` while the trick is empty: null or the seat to lead"
+OUTSIDE_PLAY = "`leader` outside phase play"
+
+
+def between_rounds(view: JSONObject) -> bool:
+    """After a round (phase ``deal`` once a deal was made, or ``over``): the next deal is the kit's."""
+    rounds = view.get("round")
+    return view.get("phase") in ("deal", "over") and isinstance(rounds, int) and rounds >= 1
+
+
+def left_open(d: Difference, view_a: JSONObject, view_b: JSONObject) -> str | None:
+    """The reading the contract leaves open that ``d`` is a difference in, or None when the contract pins
+    the field down here (docs/protocol.md §8, "Left open, never judged").
+
+    Open: when the dealer (Moon's first bidder) moves and what a round leaves behind (its bids, declarer
+    and contract, where its finished tricks lie) while both sides are between rounds; ``leader`` while
+    both tricks are empty, null or the seat to lead (any value outside phase ``play``).  Moves listed,
+    acceptance, scores, phases, the seat to act and the cards a seat holds are always pinned down.
+    """
+    round_state = d.field in ROUND_FIELDS or (d.field.startswith("zones.") and not d.field[6:].startswith(HELD))
+    if round_state and between_rounds(view_a) and between_rounds(view_b):
+        return BETWEEN_ROUNDS
+    if d.field != "leader" or any(_zones(v).get("trick") for v in (view_a, view_b)):
+        return None
+    if view_a.get("phase") != "play" and view_b.get("phase") != "play":
+        return OUTSIDE_PLAY
+    if all(v.get("leader") in (None, v.get("to_act")) for v in (view_a, view_b)):
+        return EMPTY_TRICK
+    return None
+
+
+def _zones(view: JSONObject) -> JSONObject:
+    zones = view.get("zones")
+    return zones if isinstance(zones, dict) else {}
+
+
+@frozen
+class OpenDifference:
+    """A difference in a reading the contract leaves open: listed, never a divergence."""
+
+    difference: Difference  # the first field of this step not seen open before
+    reading: str  # which reading (``left_open``)
+    start: int  # index in the lockstep's events of its game's new_game
+    at: int  # ... and of the step after which it showed
+    also: tuple[Difference, ...] = ()  # the step's other open differences
+
+    @property
+    def keys(self) -> set[str]:
+        return {d.key for d in (self.difference, *self.also)}
+
+
 # -- one side ---------------------------------------------------------------------------------
 
 
@@ -166,6 +230,11 @@ class Lockstep:
     game_start: int = 0
     differences: list[Difference] = field(factory=list)  # at the first divergent step of this game
     at: int | None = None  # index in events of that step
+    open: list[OpenDifference] = field(factory=list)  # each step showing a field not seen open before
+    states: list[tuple[State | None, State | None]] = field(factory=list)  # each side's state after each event
+    # after the divergence: the index of the first move a side refused (the game is no longer one game on
+    # both sides there: a side whose game is over refuses the other's next deal, and breaks no rule)
+    tail_end: int | None = None
 
     @property
     def diverged(self) -> bool:
@@ -182,6 +251,7 @@ class Lockstep:
             except Unsupported as err:
                 refused[side.name] = err.message
         if refused:
+            self.states.append((None, None))
             raise Unsupported("; ".join(f"side {k}: {v}" for k, v in refused.items()))
         self._compare()
 
@@ -191,10 +261,18 @@ class Lockstep:
         if from_trace and not deal and move_key(move) not in self.a.snap.move_keys:
             raise TraceDiverged("side A does not list this recorded move")
         self.events.append(Event("apply", move))
+        after_divergence = self.diverged
         ok_a = self._session(self.a).apply(move, listed=not deal)
         ok_b = self._session(self.b).apply(move, listed=not deal)
         self._compare(outcome=(self.a.engine.last, self.b.engine.last))
+        if after_divergence and not (ok_a and ok_b) and self.tail_end is None:
+            self.tail_end = len(self.events) - 1
         return ok_a and ok_b
+
+    def tail(self, start: int) -> tuple[Event, ...]:
+        """The events from index ``start`` on that both sides took (up to ``tail_end``): the game played on
+        after the divergence, to name the clauses each side breaks."""
+        return tuple(self.events[start : self.tail_end])
 
     def probe(self, move: Move, clause: str) -> None:
         """A move the rules forbid, to both sides: both must answer alike."""
@@ -203,16 +281,18 @@ class Lockstep:
         self._session(self.b).reject(move, clause)
         self._compare(outcome=(self.a.engine.last, self.b.engine.last))
 
-    def game_trace(self, upto: int | None = None) -> Trace:
-        """This game's events (up to and including index ``upto``) as side A's trace."""
+    def game_trace(self, upto: int | None = None, start: int | None = None) -> Trace:
+        """This game's events (or the game starting at index ``start``), up to and including index ``upto``,
+        as side A's trace."""
         end = len(self.events) if upto is None else upto + 1
-        return Trace(self.a.props_cls.game, tuple(self.events[self.game_start : end]))
+        return Trace(self.a.props_cls.game, tuple(self.events[self.game_start if start is None else start : end]))
 
     def _session(self, side: Side) -> Session:
         assert side.session is not None
         return side.session
 
     def _compare(self, outcome: tuple[str, str] | None = None) -> None:
+        self.states.append((self.a.snap.raw, self.b.snap.raw))
         if self.diverged:
             return
         found: list[Difference] = []
@@ -226,8 +306,17 @@ class Lockstep:
         found += state_differences(view_a, view_b)
         found += move_differences(self.a.snap, self.b.snap)
         found = [d for d in found if not self.ignored(d.field)]
-        if found:
-            self.differences, self.at = found, len(self.events) - 1
+        readings = {d.field: left_open(d, view_a, view_b) for d in found}
+        pinned = [d for d in found if readings[d.field] is None]
+        at = len(self.events) - 1
+        if pinned:  # a behaviour difference; the open ones at the same step come after it
+            self.differences, self.at = pinned + [d for d in found if readings[d.field] is not None], at
+            return
+        seen = {k for o in self.open for k in o.keys}
+        new = next((d for d in found if d.key not in seen), None)
+        if new is not None:  # one entry per step: its fields differ together (a round left behind)
+            also = tuple(d for d in found if d is not new)
+            self.open.append(OpenDifference(new, readings[new.field] or "", self.game_start, at, also))
 
     def ignored(self, name: str) -> bool:
         return is_ignored(name, self.ignore)
@@ -267,8 +356,11 @@ def new_game_differences(a: Side, b: Side, setup: Setup, ignore: tuple[str, ...]
     return [d for d in found if not is_ignored(d.field, ignore)]
 
 
-def replay_lockstep(trace: Trace, a: Side, b: Side, ignore: tuple[str, ...]) -> Lockstep | None:
-    """Drive both sides through a recorded trace, stopping at the first divergence; None if A refuses the trace."""
+def replay_lockstep(
+    trace: Trace, a: Side, b: Side, ignore: tuple[str, ...], open_key: str | None = None
+) -> Lockstep | None:
+    """Drive both sides through a recorded trace, stopping at the first divergence (or at the first open
+    difference of ``open_key``); None if A refuses the trace."""
     lock = Lockstep(a, b, ignore)
     try:
         for event in trace.events:
@@ -278,7 +370,7 @@ def replay_lockstep(trace: Trace, a: Side, b: Side, ignore: tuple[str, ...]) -> 
                 lock.apply(event.value, from_trace=True)
             else:
                 lock.probe(event.value, event.clause or "CONTRACT-REJECT-1")
-            if lock.diverged:
+            if lock.diverged or (open_key is not None and any(open_key in o.keys for o in lock.open)):
                 return lock
     except (TraceDiverged, Unsupported):
         return None

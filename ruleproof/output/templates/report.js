@@ -29,7 +29,9 @@ for (const stepper of document.querySelectorAll(".stepper")) {
     });
     fill(q(".panel.before .slot"), k - 1);
     fill(q(".panel.after .slot"), k);
-    q(".stepline").textContent = `${k}. ${items[k - 1].dataset.line}`;
+    // the step as its list entry draws it (the seat, the move's cards), numbered
+    const drawn = [...items[k - 1].querySelector("button").childNodes].map((n) => n.cloneNode(true));
+    q(".stepline").replaceChildren(document.createTextNode(`${k}. `), ...drawn);
     q(".position").textContent = `step ${k} of ${last}`;
     stepper.classList.toggle("at-violation", k === last);
     q(".scrub").value = String(k);

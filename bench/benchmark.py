@@ -20,6 +20,28 @@ For each game that has both reference rules and properties it prints:
 
     python bench/benchmark.py [--games black-maria moon] [--seconds 5] [--profile ci] [--cpu]
 
+With ``--scale`` it prints only these instead (issue 25), for each game asked:
+
+(g) engine calls of a whole certification (``certify_game``): steps, calls,
+    det_calls (the determinism replays) and calls_per_step, from the
+    certificate's stats, for the reference in process, the reference over the
+    pipe (``ruleproof serve``, which declares ``moves``: one call a step) and
+    the game's house-rules engine (failing), with the ratio of each one's total
+    calls to the in-process reference's (target for a failing engine: <= 1.5);
+(h) ``ruleproof certify --engine ruleproof.reference:ReferenceEngine`` (and the
+    house-rules engine), ``ruleproof.cli.main`` in process, against
+    ``certify_game`` on the same engine: the CLI wraps it in its deadline
+    (``TimedEngine``); the ratio of the best times of ``--repeat`` interleaved
+    rounds (target <= 1.2);
+(i) one game (``--parallel-game``, default moon) at ``--parallel-profile``
+    (default thorough: 16 shards) through the CLI: ``--workers 2`` against
+    ``--workers 1`` (the speed-up, target >= 1.7 on 2 free cores, and whether
+    the certificates are identical without their timings), then ``--shard 1/2``
+    and ``--shard 2/2`` merged by ``ruleproof merge`` against the one run.
+    Profiles that draw a new seed each run are given ``--seed`` (default 1).
+
+    python bench/benchmark.py --scale [--games ...] [--profile ci] [--parallel-game moon] [--parallel-profile thorough]
+
 Timings are measurements to read, never assertions: every budget that decides
 a result counts examples, steps or replays.
 """
@@ -27,18 +49,24 @@ a result counts examples, steps or replays.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
+import io
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
 
 from ruleproof import GAMES
 from ruleproof.model.findings import Setup
+from ruleproof.model.report import GameReport
 from ruleproof.properties import available_games, properties_for
 from ruleproof.reference import RULES, ReferenceEngine, all_rules
 from ruleproof.run.runner import PROFILES, certify_game, hypothesis_settings
@@ -201,6 +229,148 @@ def round_trip(engine: Any, game: str, n: int = 3000) -> float:
     return (now() - started) / n * 1e6
 
 
+# --scale (issue 25): engine calls per step, the CLI against certify_game, workers and shards
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = "ruleproof.reference:ReferenceEngine"  # through --engine: wrapped as any user's engine (TimedEngine)
+HOUSE_RULES = {"black-maria": "tests.house_rules.black_maria:engine", "idiot": "tests.house_rules.idiot:engine"}
+REPEAT = [1]  # --repeat: rounds of the CLI against certify_game
+SEED = [1]  # --seed, for the profiles that are not derandomized
+TIMINGS = frozenset({"seconds", "created"})  # metadata of a certificate, left out when two are compared
+
+
+def house_engine(spec: str) -> Any:
+    """The engine a ``MODULE:FACTORY`` of tests/house_rules/ names (the repository root importable)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    module, _, factory = spec.partition(":")
+    return getattr(importlib.import_module(module), factory)()
+
+
+def run_seed(profile: str) -> int | None:
+    """The seed every run of a profile that draws a new one each run is given, so runs compare (ci: None)."""
+    return None if PROFILES[profile].derandomize else SEED[0]
+
+
+def seed_flag(profile: str) -> list[str]:
+    seed = run_seed(profile)
+    return [] if seed is None else ["--seed", str(seed)]
+
+
+def timed_certify(game: str, engine: Any, profile: str) -> tuple[GameReport, float]:
+    """One whole certification by ``certify_game`` (smoke, fixtures, properties, minimization)."""
+    started = now()
+    report = certify_game(CheckedEngine(engine), game, PROFILES[profile], seed=run_seed(profile))
+    return report, now() - started
+
+
+def calls_line(label: str, report: GameReport, seconds: float, passing: GameReport | None = None) -> str:
+    """The certificate's call counts; against ``passing`` also the ratio of the total calls (target <= 1.5)."""
+    stats = report.stats
+    ratio = f"{stats['calls'] / passing.stats['calls']:>6.2f}" if passing is not None else f"{'':>6}"
+    return (
+        f"  {label:<24} {report.verdict:<5} {stats['steps']:>7} {stats['calls']:>8} {stats['det_calls']:>7}"
+        f" {stats['calls_per_step']:>6} {ratio} {seconds:>8.1f}"
+    )
+
+
+def run_cli(argv: list[str]) -> tuple[int, float]:
+    """``ruleproof.cli.main`` in this process, its report and progress swallowed: (exit status, seconds)."""
+    from ruleproof.cli import main as cli
+
+    sink = io.StringIO()
+    started = now()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        status = cli(argv)
+    seconds = now() - started
+    if status not in (0, 1):  # 0 pass, 1 a failed clause; anything else is no certificate to compare
+        raise SystemExit(f"ruleproof {' '.join(argv)}: exit {status}\n{sink.getvalue()[-2000:]}")
+    return status, seconds
+
+
+def cli_line(game: str, spec: str, label: str, profile: str, work: Path, direct: tuple[GameReport, float]) -> str:
+    """``ruleproof certify --engine SPEC`` in process against ``certify_game`` on the same engine (target <= 1.2),
+    interleaved ``REPEAT`` times (the first ``certify_game`` is ``direct``), each one's best time kept."""
+    cert = work / f"cli-{game}-{label}.json"
+    argv = ["certify", "--engine", spec, "--game", game, "--profile", profile, "--quiet", "--json", str(cert)]
+    report, direct_seconds = direct
+    cli_seconds = float("inf")
+    for round_ in range(REPEAT[0]):
+        if round_:
+            direct_seconds = min(direct_seconds, timed_certify(game, house_engine(spec), profile)[1])
+        cli_seconds = min(cli_seconds, run_cli([*argv, "--traces", str(work / "traces"), *seed_flag(profile)])[1])
+    stats = orjson.loads(cert.read_bytes())["games"][game]["stats"]
+    calls = f"calls {stats['calls']} against {report.stats['calls']}"
+    return f"  {label:<24} {cli_seconds:>8.1f} {direct_seconds:>8.1f} {cli_seconds / direct_seconds:>6.2f}  {calls}"
+
+
+def scale_game(game: str, profile: str, work: Path) -> None:
+    """The calls table and the CLI ratios of one game: the reference in process and over the pipe, and
+    the game's house-rules engine (failing) against the passing reference."""
+    print(f"\n{game} at {profile}: engine calls (certify_game, whole certification)")
+    print(
+        f"  {'engine':<24} {'verd':<5} {'steps':>7} {'calls':>8} {'det':>7} {'c/step':>6} {'x ref':>6} {'seconds':>8}"
+    )
+    reference = timed_certify(game, house_engine(REFERENCE), profile)
+    print(calls_line("reference in process", *reference), flush=True)
+    serve = [sys.executable, "-m", "ruleproof.cli", "serve", "--game", game]
+    with SubprocessEngine(serve, timeout=30) as engine:
+        piped = timed_certify(game, engine, profile)
+    print(calls_line("reference over the pipe", *piped, reference[0]), flush=True)
+    direct = {"reference": reference}
+    if game in HOUSE_RULES:
+        direct["house rules"] = timed_certify(game, house_engine(HOUSE_RULES[game]), profile)
+        print(calls_line("house rules (failing)", *direct["house rules"], reference[0]), flush=True)
+    print(f"  {'CLI against certify_game':<24} {'CLI s':>8} {'direct s':>8} {'ratio':>6}")
+    specs = {"reference": REFERENCE, "house rules": HOUSE_RULES.get(game, "")}
+    for label, report in direct.items():
+        print(cli_line(game, specs[label], label, profile, work, report), flush=True)
+
+
+def normalized(path: Path) -> Any:
+    """A certificate without its timings (``seconds``, ``created``), for comparing two runs."""
+
+    def strip(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k not in TIMINGS}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    return strip(orjson.loads(path.read_bytes()))
+
+
+def parallel(game: str, profile: str, work: Path) -> None:
+    """``--workers 2`` against ``--workers 1`` (speed-up, same certificate), then ``--shard 1/2`` and
+    ``2/2`` merged against the one run; every run writes its traces to the same folder."""
+    traces = ["--traces", str(work / "traces")]
+    base = ["certify", "--game", game, "--profile", profile, "--quiet", *traces, *seed_flag(profile)]
+    print(f"\n{game} at {profile} ({PROFILES[profile].shards} shards), ruleproof certify in process:", flush=True)
+    one, two = work / "workers1.json", work / "workers2.json"
+    _, seconds1 = run_cli([*base, "--workers", "1", "--json", str(one)])
+    print(f"  --workers 1              {seconds1:8.1f} s", flush=True)
+    _, seconds2 = run_cli([*base, "--workers", "2", "--json", str(two)])
+    same = "identical" if normalized(one) == normalized(two) else "DIFFERENT"
+    print(f"  --workers 2              {seconds2:8.1f} s  speed-up {seconds1 / seconds2:.2f}, certificates {same}")
+    parts = [work / "shard1.json", work / "shard2.json"]
+    for k, part in enumerate(parts, 1):
+        _, seconds = run_cli([*base, "--shard", f"{k}/2", "--json", str(part)])
+        print(f"  --shard {k}/2              {seconds:8.1f} s", flush=True)
+    merged = work / "merged.json"
+    _, seconds = run_cli(["merge", *map(str, parts), "-o", str(merged), "--quiet", *traces])
+    same = "identical" if normalized(merged) == normalized(one) else "DIFFERENT"
+    print(f"  ruleproof merge          {seconds:8.1f} s  merged against --workers 1: {same}")
+
+
+def scale(games: list[str], profile: str, parallel_game: str, parallel_profile: str) -> None:
+    """Everything --scale measures, in a scratch folder removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="ruleproof-bench-") as folder:
+        work = Path(folder)
+        for game in games:
+            scale_game(game, profile, work)
+        parallel(parallel_game, parallel_profile, work)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*", choices=GAMES, help="default: every game that exists")
@@ -213,17 +383,38 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=3,
         help="run (b) and (e) this many times, interleaved, and keep each one's best rate (default 3): "
-        "a busy machine only ever slows a run down, so the best is the least disturbed",
+        "a busy machine only ever slows a run down, so the best is the least disturbed; "
+        "with --scale: the rounds of the CLI against certify_game",
     )
     parser.add_argument(
         "--cpu",
         action="store_true",
         help="CPU time of this process, not wall time (the pipe figures then leave out the engine's process)",
     )
+    parser.add_argument(
+        "--scale",
+        action="store_true",
+        help="only the scale figures: engine calls per step, the CLI against certify_game, "
+        "--workers 2 against 1 and --shard parts merged against one run",
+    )
+    parser.add_argument(
+        "--parallel-game", choices=GAMES, default="moon", help="--scale: the game run with workers and shards (moon)"
+    )
+    parser.add_argument(
+        "--parallel-profile",
+        choices=sorted(PROFILES),
+        default="thorough",
+        help="--scale: the profile of the workers and shards runs (default thorough: 16 shards)",
+    )
     args = parser.parse_args(argv)
     if args.cpu:
         CLOCK[0] = time.process_time
     games = args.games or games_that_exist()
+    if args.scale:
+        print(f"python {sys.version.split()[0]}, --scale: profile {args.profile}, {'CPU' if args.cpu else 'wall'} time")
+        SEED[0], REPEAT[0] = args.seed, max(1, args.repeat)
+        scale(games, args.profile, args.parallel_game, args.parallel_profile)
+        return 0
     rng = random.Random(args.seed)
     clock = "CPU" if args.cpu else "wall"
     print(f"python {sys.version.split()[0]}, profile {args.profile}, {args.seconds}s of playouts a game, {clock} time")

@@ -84,7 +84,19 @@ def follow_moves(props: BlackMariaProperties, step: Step) -> None:
         ok,
         f"following: the cards of the led suit ({suit(trick[0])}) if any, else any card",
         *((None, None) if ok else move_diff([play(c) for c in want], after.moves)),
+        cause="" if ok else _list_cause(hand, want, got, bool(others)),
     )
+
+
+def _list_cause(hand: list[str], want: set[str], got: set[Any], others: bool) -> str:
+    """What a wrong list of plays shows, whatever the suit: the finding's cause."""
+    if not got <= set(hand):
+        return "a card not held listed"
+    if got - want:
+        return "cards off the led suit listed while the hand holds it"
+    if want - got:
+        return "cards the hand may play missing"
+    return "moves of another kind listed" if others else "the same card listed twice"
 
 
 def _follow_clause(want: set[str], got: set[Any], follows: bool, first: bool) -> str:
@@ -225,7 +237,7 @@ def next_lead(props: BlackMariaProperties, step: Step) -> None:
         "BM-END-1" if over and cards else "BM-WIN-2",
         not cards,
         f"a round has {hand_size(n)} tricks: it ends when the hands are empty"
-        + (", and the game ends only once a round is over" if cards else ""),
+        + (", and the game ends only once a round is over" if over and cards else ""),
         {"cards held": 0},
         {"cards held": cards},
     )

@@ -3,9 +3,9 @@
 Judged in the step that ends a round, from the cards won during it (``view.round_cards``: where they
 lie once the round is scored is left open) and the engine's totals when the round was dealt.  A wrong
 score is filed under the one reading that explains it, by the smallest difference (``score_clause``):
-another scheme after a round scored by the one chosen (BM-SCORE-5); the totals not added, subtracted,
-the last trick left out, a moon shot, the scores of one seat credited to another, or a seat that won
-nothing scoring (BM-SCORE-4: the adding up); otherwise some card's value (BM-SCORE-1/2/3).  BM-INV-5:
+another scheme after a round scored by the one chosen (BM-SCORE-5); the totals not added, the last
+trick left out, a moon shot, subtracted, the scores of one seat credited to another, or a seat that
+won nothing scoring (BM-SCORE-4: the adding up); otherwise some card's value (BM-SCORE-1/2/3).  BM-INV-5:
 the round hands out exactly what its cards are worth (26, 43 or 124 with every card there: a lost or
 duplicated card is BM-INV-1's); BM-INV-6: each seat's round score is what its own cards are worth.
 """
@@ -104,12 +104,13 @@ def _adding_up(
             "the totals were replaced by the round's scores",
             lambda: any(props.round_scores) and step.after.scores == want,
         ),
-        ("the round's scores were subtracted", lambda: any(want) and gained == [-w for w in want]),
         (
             "the last trick was not scored",
             lambda: gained == [value(step.before.zone(f"won/{s}"), scheme) for s in range(n)],
         ),
+        # before "subtracted": a seat that took every penalty card and scored minus their worth
         ("a moon shot was scored (no such rule)", lambda: any(_shot(s, won, gained, want) for s in range(n))),
+        ("the round's scores were subtracted", lambda: any(want) and gained == [-w for w in want]),
         ("round scores were credited to other seats", lambda: sorted(gained) == sorted(want)),
         ("a seat that won no trick scored", lambda: any(gained[s] for s in range(n) if not won[s])),
     )

@@ -2,8 +2,9 @@
 
 Who took a completed trick is read from the ``won/N`` piles; where a finished trick's cards lie once
 the round is scored is left open (protocol.md §8: kept in ``won/N`` until the next deal, or cleared),
-so at the end of a round a trick that reached no pile is *unseen*, never a deviation, and the round
-is scored from the cards won before it plus the last trick (``round_won``).
+so at the end of a round a trick that no one pile shows whole is *unseen*, never a deviation, and
+the round is scored from the piles before its last trick plus that trick (``round_won``), never from
+the piles after scoring.
 """
 
 from __future__ import annotations
@@ -66,7 +67,9 @@ def take(step: Step, trick: list[str], n: int) -> Take:
     gains = {s: g for s, g in gains.items() if g}
     whole = [s for s, g in gains.items() if Counter(g) == Counter(trick)]
     taker = whole[0] if len(whole) == 1 and len(gains) == 1 else None
-    unseen = not gains and after.phase != "play"
+    # once the round is scored the piles are the engine's business (cleared, moved, kept): a last
+    # trick that no one pile shows whole is unseen, never a deviation
+    unseen = taker is None and after.phase != "play"
     return Take(taker, gains, unseen)
 
 
@@ -79,16 +82,17 @@ def round_won(step: Step, trick: list[str], taker: int, n: int) -> list[list[str
 def round_cards(step: Step, n: int, scheme: str, totals: list[int]) -> tuple[list[list[str]], Take | None]:
     """Each seat's cards won this round, in the step that ends it, and how its last trick was taken.
 
-    The piles the engine shows, when the last trick reached one; when it reached none (the piles were
-    cleared as the round was scored, which the contract leaves open) the piles before it plus the
-    trick, with the seat the scores show took it (``scored_taker``)."""
+    Always the piles before the last trick plus that trick, never the piles after the step: where the
+    won cards lie once the round is scored is left open (protocol.md §8: kept, cleared, moved).  The
+    trick goes to the seat whose pile shows it whole; when none does, to the seat the scores show took
+    it (``scored_taker``).  A round that ends on no play (no last trick) keeps the piles before it."""
     done = completed(step, n)
     if done is None:
-        return [step.after.zone(f"won/{s}") for s in range(n)], None
+        return [step.before.zone(f"won/{s}") for s in range(n)], None
     trick, seats = done
     took = take(step, trick, n)
-    if not took.unseen:
-        return [step.after.zone(f"won/{s}") for s in range(n)], took
+    if took.taker is not None:
+        return round_won(step, trick, took.taker, n), took
     taker = scored_taker(step, trick, seats, scheme, totals)
     return round_won(step, trick, taker, n), Take(taker, {taker: sorted(trick)}, True)
 

@@ -208,7 +208,8 @@ class GameProperties:
             self.guarded(check.name, check.fn, self, step)
 
     def after_rejection(self, snap: Snapshot, move: Move, clause: str) -> None:
-        """Checks after an illegal move was rejected (beyond 'state unchanged')."""
+        """Checks after an illegal move was rejected (beyond 'state unchanged'), on the state the engine
+        shows after the refusal: the one before it, or what a refusal that changed it left."""
 
 
 _TABLES: dict[type[GameProperties], tuple[str, ...]] = {}  # the table of each properties class, made once

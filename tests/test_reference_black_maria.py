@@ -553,6 +553,54 @@ def obs_games_hosted(rules: BlackMaria) -> Any:
     ]
 
 
+def obs_first_dealer(rules: BlackMaria) -> Any:
+    return new(rules, 4, 2).dealer
+
+
+def obs_removed3(rules: BlackMaria) -> Any:
+    return new(rules, 3, 0).removed
+
+
+def obs_pass_size(rules: BlackMaria) -> Any:
+    return {len(m["cards"]) for m in rules.legal_moves(rules.apply(new(rules, 4, 0), ordered_deal(4)))}
+
+
+def obs_pass_another_hand(rules: BlackMaria) -> Any:
+    state = rules.apply(new(rules, 4, 0), ordered_deal(4))  # seat 1 passes first
+    cards = [*state.hands[1][:2], state.hands[2][0]]
+    return outcome(lambda: rules.apply(state, {"type": "pass", "cards": cards}).phase)
+
+
+def obs_first_lead_list(rules: BlackMaria) -> Any:
+    state = pass_first_three(rules, rules.apply(new(rules, 4, 0), ordered_deal(4)))
+    return sorted(m["card"] for m in rules.legal_moves(state))
+
+
+def obs_first_trick_discard(rules: BlackMaria) -> Any:
+    hands = (("3C",), ("AH", "QS", "KD"), ("4C",), ("5C",))  # seat 1 is void in clubs on trick one
+    state = play_state(rules, hands, trick=("2C",), won=((), (), (), ()))
+    return sorted(m["card"] for m in rules.legal_moves(state))
+
+
+def obs_leader_during_trick(rules: BlackMaria) -> Any:
+    return rules.to_json(rules.apply(play_state(rules, HANDS), {"type": "play", "card": "2C"}))["leader"]
+
+
+def obs_queen_and_king(rules: BlackMaria) -> Any:
+    state = finish_trick(rules, play_state(rules, (("KC",), ("QC",), ("2C",), ("3C",))))
+    return [i for i, w in enumerate(state.won) if w[-4:] == ("KC", "QC", "2C", "3C")]
+
+
+def obs_round_length(rules: BlackMaria) -> Any:
+    state = play_out_round(rules, pass_first_three(rules, rules.apply(new(rules, 4, 0, target=1000), ordered_deal(4))))
+    return state.phase, [len(h) for h in state.hands]
+
+
+def obs_last_trick_scored(rules: BlackMaria) -> Any:
+    state = play_state(rules, (("2H",), ("3H",), ("4H",), ("5H",)))  # seat 3 has won everything else
+    return finish_trick(rules, state).scores
+
+
 MUTANT_CASES: dict[str, Callable[[BlackMaria], Any]] = {
     "RemovesTwoOfDiamonds": obs_deal3,
     "DealerNotRotating": obs_dealer_after_round,
@@ -578,6 +626,18 @@ MUTANT_CASES: dict[str, Callable[[BlackMaria], Any]] = {
     "RevokeAcceptedOnApply": obs_follow,  # the same legal moves; only apply differs
     "QueenOfSpadesBonus": obs_scores("standard"),
     "CountsGamesHosted": obs_games_hosted,
+    "FirstDealerIgnored": obs_first_dealer,
+    "ThreePlayersKeepTheTwoOfClubs": obs_removed3,
+    "PassesFour": obs_pass_size,
+    "PassesAnyCard": obs_pass_another_hand,
+    "LeadListsNextHand": obs_first_lead_list,
+    "NoPointsOnFirstTrick": obs_first_trick_discard,
+    "LeaderIsSeatToAct": obs_leader_during_trick,
+    "QueenWinsOverKing": obs_queen_and_king,
+    "RoundOneTrickShort": obs_round_length,
+    "LastTrickNotScored": obs_last_trick_scored,
+    "ScoresCreditedLeft": obs_scores("standard"),
+    "JackOfDiamondsBonus": obs_scores("standard"),
 }
 
 MUTANTS = {m.name: m for m in all_mutants("black-maria")}

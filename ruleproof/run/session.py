@@ -262,7 +262,8 @@ class Session:
             self._moved(before, move, state)  # judged like any transition: invariants still hold or fail
             return
         self._unchanged(before)
-        self.props.guarded("after_rejection", self.props.after_rejection, before, move, clause)
+        # on the state the engine shows now: a refusal that changed it (CONTRACT-REJECT-1) is judged in this step
+        self.props.guarded("after_rejection", self.props.after_rejection, self.snap, move, clause)
         self._flush()
 
     def _unchanged(self, before: Snapshot) -> None:

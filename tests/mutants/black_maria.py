@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from ruleproof.model.engine import JSONObject, State
+from ruleproof.model.engine import JSONObject, Move, State
 from ruleproof.model.notation import rank_index, suit
 from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, in_deck_order
 from tests.mutants import ListsByTheRules, mutant
@@ -189,3 +189,101 @@ class CountsGamesHosted(BlackMaria):
         if state.phase == "over":
             out["dealer"] = (state.dealer + self.hosted) % state.players
         return out
+
+
+# -- the checks of the one-deviation-one-clause audit (wave 3): each can fail --------------------------
+
+
+@mutant("BM-DEAL-2", "the first dealer is always seat 0, whatever dealer the game was started with")
+class FirstDealerIgnored(BlackMaria):
+    def start(self, players: int, dealer: int, options: JSONObject) -> BlackMariaState:
+        return super().start(players, 0, options)
+
+
+@mutant("BM-INV-1", "with 3 players the 2C stays in the pack: nothing is removed")
+class ThreePlayersKeepTheTwoOfClubs(BlackMaria):
+    def removed_cards(self, players: int) -> Cards:
+        return ()
+
+
+@mutant("BM-PASS-1", "four cards are passed instead of three")
+class PassesFour(BlackMaria):
+    def pass_size(self) -> int:
+        return 4
+
+
+@mutant("BM-INV-2", "legal_moves is right, but apply takes a pass naming a card of another hand")
+class PassesAnyCard(BlackMaria):  # may_pass is asked by apply alone
+    def may_pass(self, hand: Cards, card: str) -> bool:
+        return True
+
+
+@mutant("BM-FOLLOW-1", "on a lead legal_moves offers the next seat's hand (an off-by-one in the seat)")
+class LeadListsNextHand(BlackMaria):
+    def legal_moves(self, state: BlackMariaState) -> list[Move]:
+        if state.phase != "play" or state.trick or state.to_act is None:
+            return super().legal_moves(state)
+        return [{"type": "play", "card": c} for c in state.hands[(state.to_act + 1) % state.players]]
+
+
+@mutant("BM-LEAD-2", "no heart or QS may be discarded on the first trick (a Hearts rule)")
+class NoPointsOnFirstTrick(BlackMaria):
+    def legal_moves(self, state: BlackMariaState) -> list[Move]:
+        moves = super().legal_moves(state)
+        if state.phase != "play" or not state.trick or any(state.won) or state.to_act is None:
+            return moves
+        hand = state.hands[state.to_act]
+        if any(suit(c) == suit(state.trick[0]) for c in hand):
+            return moves
+        clean = [m for m in moves if suit(m["card"]) != "H" and m["card"] != "QS"]
+        return clean or moves
+
+
+@mutant("BM-WIN-2", "`leader` names the seat to act instead of the seat that led the trick")
+class LeaderIsSeatToAct(BlackMaria):
+    def to_json(self, state: BlackMariaState) -> State:
+        out = super().to_json(state)
+        if state.phase == "play":
+            out["leader"] = state.to_act
+        return out
+
+
+@mutant("BM-WIN-1", "the queen ranks above the king when the trick's winner is found")
+class QueenWinsOverKing(BlackMaria):
+    def trick_winner(self, trick: Cards, seats: tuple[int, ...]) -> int:
+        order = "23456789TJKQA"
+        led = suit(trick[0])
+        best = max((i for i, c in enumerate(trick) if suit(c) == led), key=lambda i: order.index(trick[i][0]))
+        return seats[best]
+
+
+@mutant("BM-WIN-2", "the round ends one trick early, with a card still in every hand")
+class RoundOneTrickShort(BlackMaria):
+    def play(self, state: BlackMariaState, card: str) -> BlackMariaState:
+        after = super().play(state, card)
+        if after.phase == "play" and not after.trick and all(len(h) == 1 for h in after.hands):
+            return self.end_round(after)
+        return after
+
+
+@mutant("BM-SCORE-4", "the round is scored before its last trick reaches the winner's pile")
+class LastTrickNotScored(BlackMaria):
+    def end_round(self, state: BlackMariaState) -> BlackMariaState:
+        taker, n = state.to_act, state.players
+        assert taker is not None
+        early = tuple(w[:-n] if s == taker else w for s, w in enumerate(state.won))
+        scored = super().end_round(evolve(state, won=early))
+        return evolve(scored, won=state.won)
+
+
+@mutant("BM-SCORE-4", "each seat is credited with the round score of the seat on its right")
+class ScoresCreditedLeft(BlackMaria):
+    def round_scores(self, won: tuple[Cards, ...], scoring: str) -> tuple[int, ...]:
+        scores = super().round_scores(won, scoring)
+        return (*scores[-1:], *scores[:-1])
+
+
+@mutant("BM-SCORE-1", "under standard scoring the JD is worth -10 (an Omnibus Hearts bonus)")
+class JackOfDiamondsBonus(BlackMaria):
+    def card_points(self, card: str, scoring: str) -> int:
+        return -10 if card == "JD" and scoring == "standard" else super().card_points(card, scoring)

@@ -1,0 +1,89 @@
+"""The deal (BM-DEAL-1/2) and what it starts: every hand as sent, the next round, the dealer moved left,
+and the pass from the dealer's left (BM-PASS-1/-3: no round without one; BM-PASS-2: who passes first).
+
+The first dealer is judged on the first state (``BlackMariaProperties.start``); exactly when `dealer`
+moves between rounds is left open (protocol.md §8): only its value once the next round is dealt counts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from ruleproof.properties.black_maria.cards import hand_size
+from ruleproof.properties.black_maria.props import checks
+from ruleproof.properties.snapshot import Step
+
+if TYPE_CHECKING:
+    from ruleproof.properties.black_maria.props import BlackMariaProperties
+
+
+@checks("BM-DEAL-1", "BM-DEAL-2", "BM-INV-2")
+def the_deal(props: BlackMariaProperties, step: Step) -> None:
+    """After a deal: hands as sent, 17 or 13 each, the next round, its dealer."""
+    if step.kind != "deal":
+        return
+    after, n = step.after, props.n
+    hands = [Counter(after.zone(f"hand/{s}")) for s in range(n)]
+    props.expect(
+        "BM-DEAL-1",
+        hands == [Counter(h) for h in step.move["hands"]],
+        "each seat holds exactly the cards dealt to it",
+        step.move["hands"],
+        [after.zone(f"hand/{s}") for s in range(n)],
+    )
+    size = hand_size(n)
+    props.expect(
+        "BM-INV-2",
+        all(sum(h.values()) == size for h in hands),
+        f"every hand has {size} cards after the deal",
+        size,
+        [sum(h.values()) for h in hands],
+    )
+    rnd = after.get("round")
+    props.expect(
+        "BM-DEAL-2",
+        rnd == step.before.get("round", 0) + 1,
+        "each deal starts the next round",
+        step.before.get("round", 0) + 1,
+        rnd,
+    )
+    want_dealer = (props.setup.dealer + (rnd or 1) - 1) % n
+    props.expect(
+        "BM-DEAL-2",
+        after.get("dealer") == want_dealer,
+        f"round {rnd}'s dealer is the first dealer moved {(rnd or 1) - 1} seat(s) left",
+        want_dealer,
+        after.get("dealer"),
+    )
+    props.dealt = hands
+    props.passed = {}
+    props.round_scores = list(step.before.scores)
+
+
+@checks("BM-PASS-1", "BM-PASS-2", "BM-PASS-3")
+def pass_begins(props: BlackMariaProperties, step: Step) -> None:
+    """Every round starts with the pass (a round of 2 or later without one is a hold round, BM-PASS-3; the
+    first, no pass at all, BM-PASS-1), the seat left of the dealer the engine names passing first."""
+    if step.kind != "deal":
+        return
+    after, n = step.after, props.n
+    later = (after.get("round") or 0) >= 2
+    if after.phase != "pass":
+        props.fail(
+            "BM-PASS-3" if later else "BM-PASS-1",
+            "every round starts with the pass of three cards to the right: there is no hold round",
+            {"phase": "pass"},
+            {"phase": after.phase},
+        )
+        return
+    props.cover("BM-PASS-3" if later else "BM-PASS-1")  # no hold round: this one passes
+    dealer = after.get("dealer")  # the dealer the engine names, so a wrong dealer fails only BM-DEAL-2
+    first = (dealer + 1) % n if isinstance(dealer, int) else None
+    props.expect(
+        "BM-PASS-2",
+        after.to_act == first,
+        "after the deal the seats pass, starting left of the dealer",
+        {"phase": "pass", "to_act": first},
+        {"phase": after.phase, "to_act": after.to_act},
+    )

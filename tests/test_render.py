@@ -41,7 +41,9 @@ def test_every_clause_the_docs_define_has_its_text() -> None:
 def test_a_clause_text_joins_its_continuation_lines_and_stops_at_the_next_item() -> None:
     md = "intro\n\n- **BM-X-1** — first line\n  second line.\n- **BM-X-2** — other\n\nafter\n  indented prose\n"
     assert parse(md) == {"BM-X-1": "first line second line.", "BM-X-2": "other"}
-    assert clause_text("BM-PASS-3") == "The pass goes right in every round: no left/right/across/hold rotation."
+    assert clause_text("BM-PASS-3").startswith(  # type: ignore[union-attr]
+        "The pass goes right in every round: no left/right/across/hold rotation. A later round"
+    )
     assert clause_text("NOPE-1") is None
 
 

@@ -111,7 +111,7 @@ class TwoBugs(BlackMaria):
 
 def test_two_clauses_are_reported_as_two_bugs() -> None:
     cls = machine("black-maria", lambda: Engine([TwoBugs()]))
-    found = failures(cls, hypothesis.settings(default_settings("black-maria"), max_examples=60, database=None))
+    found = failures(cls, quick("black-maria", max_examples=60))  # derandomized: the same examples every run
     assert {type(f) for f in found} == {ClauseViolated.of("BM-DEAL-1"), ClauseViolated.of("BM-PASS-1")}, found
     # told apart by their types: one type for every clause would be one bug, shrunk to one of them
     assert sorted(f.finding.clause for f in found if isinstance(f, ClauseViolated)) == ["BM-DEAL-1", "BM-PASS-1"]
@@ -136,7 +136,7 @@ def test_declaring_another_clause_hides_nothing() -> None:
 
 
 # the house engine's deviations, each with what breaks in the same step (tests/test_house_rules.py)
-HOUSE = ("BM-LEAD-1", "BM-SCORE-4", "BM-INV-5", "BM-INV-6", "BM-PASS-1", "BM-INV-1", "CONTRACT-MOVES-1", "BM-LEAD-2")
+HOUSE = ("BM-LEAD-1", "BM-SCORE-4", "BM-INV-5", "BM-INV-6", "BM-PASS-1", "BM-INV-1", "BM-INV-2", "CONTRACT-MOVES-1")
 
 
 def test_what_only_follows_declared_deviations_does_not_fail_the_machine() -> None:
@@ -202,20 +202,21 @@ def test_the_game_an_example_ends_in_is_replayed_for_determinism() -> None:
 def test_a_subclass_adds_an_invariant_of_its_own() -> None:
     passes: list[Event] = []  # the pass that broke the house rule, as sent
 
-    class NoQueenPassed(machine("black-maria", ReferenceEngine)):  # type: ignore[misc]
-        """A house rule of one's own: the QS is never passed (the reference may pass it)."""
+    class NoHeartPassed(machine("black-maria", ReferenceEngine)):  # type: ignore[misc]
+        """A house rule of one's own: no heart is ever passed (the reference may pass one)."""
 
         @invariant()
-        def queen_of_spades_never_passed(self) -> None:
+        def no_heart_passed(self) -> None:
             state = self.state
-            passed = state is not None and any("QS" in cards for z, cards in state["zones"].items() if "passing" in z)
+            zones = state["zones"].items() if state is not None else ()
+            passed = any(c.endswith("H") for z, cards in zones if "passing" in z for c in cards)
             if passed:
                 passes.append(next(e for e in reversed(self.session.events) if e.value.get("type") == "pass"))
-            assert not passed, "the QS was passed"
+            assert not passed, "a heart was passed"
 
-    (err,) = failures(NoQueenPassed, quick("black-maria", max_examples=40))
-    assert not isinstance(err, ClauseViolated) and str(err).startswith("the QS was passed")
-    assert "QS" in passes[-1].value["cards"]
+    (err,) = failures(NoHeartPassed, quick("black-maria", max_examples=40))
+    assert not isinstance(err, ClauseViolated) and str(err).startswith("a heart was passed")
+    assert any(c.endswith("H") for c in passes[-1].value["cards"])
 
 
 def test_a_subclass_keeps_the_machines_settings() -> None:

@@ -47,6 +47,7 @@ from ruleproof.run.lockstep import (
     OpenDifference,
     Side,
     WitnessedEngine,
+    b_alone,
     evolve_options,
     new_game_differences,
     replay_lockstep,
@@ -90,6 +91,7 @@ class Found:
     trace: Trace  # ends at the divergent step
     tail: tuple[Event, ...]  # events after it (the game went on, for naming clauses)
     reading: str = ""  # for a difference in what the contract leaves open: which reading (lockstep.left_open)
+    b_tail: tuple[Event, ...] = ()  # then side B alone (``lockstep.b_alone``), to name B's clauses
 
 
 class Enough(Exception):
@@ -183,7 +185,9 @@ class Exploration:
                 if first.key not in self.found:
                     script.play_on()
                     tail = lock.tail(lock.at + 1)
-                    self.found[first.key] = Found(first, tuple(lock.differences[1:]), lock.game_trace(lock.at), tail)
+                    b_tail = script.play_on_b()
+                    trace = lock.game_trace(lock.at)
+                    self.found[first.key] = Found(first, tuple(lock.differences[1:]), trace, tail, b_tail=b_tail)
 
     def run(self, seed: int | None) -> None:
         if self.enough():
@@ -282,8 +286,16 @@ class Exploration:
         first = lock.differences[0]
         trace = lock.game_trace(lock.at)
         tail = self.tail(lock, data)  # also for a field already found: what is drawn never depends on earlier examples
+        b_tail = self.b_tail(lock, data)
         if first.key not in self.found:
-            self.found[first.key] = Found(first, tuple(lock.differences[1:]), trace, tail)
+            self.found[first.key] = Found(first, tuple(lock.differences[1:]), trace, tail, b_tail=b_tail)
+
+    def b_tail(self, lock: Lockstep, data: st.DataObject) -> tuple[Event, ...]:
+        """Then side B alone with its properties' choices among its own moves (``lockstep.b_alone``)."""
+        props = self.b.session.props if self.b.session else None
+        assert props is not None
+        steps = TAIL_STEPS - (len(lock.events) - 1 - (lock.at or 0))
+        return b_alone(lock, steps, lambda snap: next_move(props, snap, draw_step(data)[1], data))
 
     def tail(self, lock: Lockstep, data: st.DataObject) -> tuple[Event, ...]:
         """Play on with A's choices while B lists and accepts them (no more comparing); a move either side
@@ -431,10 +443,11 @@ def finish(
             difference = next(d for d in together if d.key == key)
             also = tuple(d for d in together if d is not difference)
     long_trace = Trace(found.trace.game, found.trace.events + found.tail)
+    b_trace = Trace(found.trace.game, long_trace.events + found.b_tail)  # B alone after the two parted
     # a side that refused the new_game has no game to judge (its replay would only say it refused)
     refused = {"A": difference.a, "B": difference.b} if difference.field == "new_game" else {}
     clauses_a = side_clauses(a, (small.trace, long_trace)) if refused.get("A", "accepted") == "accepted" else ()
-    clauses_b = side_clauses(b, (small.trace, long_trace)) if refused.get("B", "accepted") == "accepted" else ()
+    clauses_b = side_clauses(b, (small.trace, b_trace)) if refused.get("B", "accepted") == "accepted" else ()
     named = next(iter(clauses_b + clauses_a), None)
     finding = Finding(named, f"diverged on {difference.field}") if named else None
     trace = Trace(small.trace.game, small.trace.events, finding)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -420,9 +421,7 @@ class FixtureScript:
         then still judged; the same cards dealt again are a deal the rules allow.
         """
         lock = self.lock
-        deal = next(
-            (e.value for e in reversed(lock.events) if e.kind == "apply" and e.value.get("type") == "deal"), None
-        )
+        deal = last_deal(lock.events)
         while lock.at is not None and len(lock.events) - 1 - lock.at < TAIL_STEPS:
             snap = lock.a.snap
             if snap.phase == "deal":
@@ -430,6 +429,15 @@ class FixtureScript:
                     return
             elif snap.phase == "over" or not snap.moves or not self.play(min(snap.moves, key=move_key)):
                 return
+
+    def play_on_b(self) -> tuple[Event, ...]:
+        """Then side B alone, where the two list no move in common: B's least listed move, the last deal
+        again, so that what B's difference leads to (a pass of four cards applied) is judged on B."""
+        lock = self.lock
+        steps = TAIL_STEPS - (len(lock.events) - 1 - (lock.at or 0))
+        return b_alone(
+            lock, steps, lambda snap: last_deal(lock.events) if snap.phase == "deal" else min(snap.moves, key=move_key)
+        )
 
     def auto(self, auto: JSONObject) -> bool:
         from ruleproof.run.fixtures import matches
@@ -449,3 +457,27 @@ class FixtureScript:
             if self.lock.diverged and len(self.lock.events) - 1 - (self.lock.at or 0) >= TAIL_STEPS:
                 return False
         return False
+
+
+def last_deal(events: Sequence[Event]) -> Move | None:
+    """The last deal among ``events`` (dealt again when a script's game goes on)."""
+    return next((e.value for e in reversed(events) if e.kind == "apply" and e.value.get("type") == "deal"), None)
+
+
+def b_alone(lock: Lockstep, steps: int, choose: Callable[[Snapshot], Move | None]) -> tuple[Event, ...]:
+    """Side B played on alone for up to ``steps`` moves of ``choose``, once the lockstep's tail ended
+    with no move refused (a refused one would leave B's state off the recorded events): where B's
+    difference is a list of moves A never lists, only B's own moves show which rule it breaks."""
+    session = lock.b.session
+    if session is None or lock.tail_end is not None:
+        return ()
+    events: list[Event] = []
+    for _ in range(max(0, steps)):
+        snap = lock.b.snap
+        move = choose(snap) if snap.phase != "over" and (snap.moves or snap.phase == "deal") else None
+        if move is None:
+            break
+        events.append(Event("apply", move))
+        if not session.apply(move, listed=snap.phase != "deal"):
+            break
+    return tuple(events)

@@ -65,6 +65,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
 
 from ruleproof import GAMES
+from ruleproof.model.certificate import without_timings
 from ruleproof.model.findings import Setup
 from ruleproof.model.report import GameReport
 from ruleproof.properties import available_games, properties_for
@@ -236,7 +237,6 @@ REFERENCE = "ruleproof.reference:ReferenceEngine"  # through --engine: wrapped a
 HOUSE_RULES = {"black-maria": "tests.house_rules.black_maria:engine", "idiot": "tests.house_rules.idiot:engine"}
 REPEAT = [1]  # --repeat: rounds of the CLI against certify_game
 SEED = [1]  # --seed, for the profiles that are not derandomized
-TIMINGS = frozenset({"seconds", "created"})  # metadata of a certificate, left out when two are compared
 
 
 def house_engine(spec: str) -> Any:
@@ -329,15 +329,7 @@ def scale_game(game: str, profile: str, work: Path) -> None:
 
 def normalized(path: Path) -> Any:
     """A certificate without its timings (``seconds``, ``created``), for comparing two runs."""
-
-    def strip(x: Any) -> Any:
-        if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if k not in TIMINGS}
-        if isinstance(x, list):
-            return [strip(v) for v in x]
-        return x
-
-    return strip(orjson.loads(path.read_bytes()))
+    return without_timings(orjson.loads(path.read_bytes()))
 
 
 def parallel(game: str, profile: str, work: Path) -> None:

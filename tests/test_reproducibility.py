@@ -9,20 +9,13 @@ from typing import Any
 
 import pytest
 
+from ruleproof.model.certificate import without_timings
 from tests.cli_helpers import run_main
 
 # -- reproducibility (issue 12, probes 11-12): the lead's runner seeds through Hypothesis's public API --
 
 
 MUTANT = "tests.mutants.moon:FailedBidNotDeducted.engine"  # Moon: the cheapest game to certify at ci
-
-
-def _without_timings(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_timings(v) for k, v in value.items() if k not in ("seconds", "duration", "time", "created")}
-    if isinstance(value, list):
-        return [_without_timings(v) for v in value]
-    return value
 
 
 def _certify(capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, *extra: str) -> dict[str, Any]:
@@ -35,8 +28,8 @@ def test_same_run_twice_gives_the_same_certificate(capsys: pytest.CaptureFixture
     first = _certify(capsys, tmp_path, "a", "--profile", "ci", "--engine", MUTANT)
     second = _certify(capsys, tmp_path, "b", "--profile", "ci", "--engine", MUTANT)
     assert first["verdict"] == "fail"
-    first_text = json.dumps(_without_timings(first), sort_keys=True).replace(str(tmp_path / "a"), "TRACES")
-    second_text = json.dumps(_without_timings(second), sort_keys=True).replace(str(tmp_path / "b"), "TRACES")
+    first_text = json.dumps(without_timings(first), sort_keys=True).replace(str(tmp_path / "a"), "TRACES")
+    second_text = json.dumps(without_timings(second), sort_keys=True).replace(str(tmp_path / "b"), "TRACES")
     assert first_text == second_text
 
 
@@ -51,7 +44,7 @@ def test_two_seeds_explore_differently(capsys: pytest.CaptureFixture[str], tmp_p
     import ruleproof.output.html  # noqa: F401  (a module with integer literals the first run had not seen)
 
     again = _certify(capsys, tmp_path, "s1b", "--profile", "ci", "--seed", "1", "--no-fixtures")
-    assert _without_timings(again["games"])["moon"]["clauses"] == _without_timings(one["games"])["moon"]["clauses"]
+    assert without_timings(again["games"])["moon"]["clauses"] == without_timings(one["games"])["moon"]["clauses"]
 
 
 # -- install independence (probe 13): draws that no "local constant" can replace -----------------------

@@ -15,20 +15,12 @@ from typing import Any
 
 import pytest
 
+from ruleproof.model.certificate import without_timings as timeless
 from tests.cli_helpers import PY, run_cli, usage
 
 HOUSE = "tests.house_rules.idiot:engine"  # fails many Idiot clauses: minimized after the merge
 RUN = ("certify", "--game", "idiot", "--profile", "dev", "--seed", "3", "--quiet")
 SHARDS = pytest.mark.xdist_group("shards")  # one worker: the runs below share their certificates
-
-
-def timeless(value: Any) -> Any:
-    """A certificate without its timings (the only fields that may differ between two runs)."""
-    if isinstance(value, dict):
-        return {k: timeless(v) for k, v in value.items() if k not in ("seconds", "created")}
-    if isinstance(value, list):
-        return [timeless(v) for v in value]
-    return value
 
 
 def certify(tmp: Path, name: str, *args: str, engine: tuple[str, ...] = ("--engine", HOUSE)) -> dict[str, Any]:

@@ -24,6 +24,19 @@ from ruleproof.model.report import GameReport
 CERTIFICATE_FORMAT = 1  # bumped when a field changes meaning; ruleproof/schemas/certificate.json is its schema
 
 
+TIMINGS = frozenset({"seconds", "created"})  # a certificate's fields that differ between two runs of one seed
+
+
+def without_timings(value: Any) -> Any:
+    """A certificate's JSON (or any part of it) without its timings: what two runs of one seed, however
+    many workers or shards ran them, give alike."""
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items() if k not in TIMINGS}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
+
+
 @frozen
 class Certificate:
     """A whole certification: the engine, how hard it was looked at, and a report per game.

@@ -294,8 +294,7 @@ class Exploration:
         """Then side B alone with its properties' choices among its own moves (``lockstep.b_alone``)."""
         props = self.b.session.props if self.b.session else None
         assert props is not None
-        steps = TAIL_STEPS - (len(lock.events) - 1 - (lock.at or 0))
-        return b_alone(lock, steps, lambda snap: next_move(props, snap, draw_step(data)[1], data))
+        return b_alone(lock, lambda snap: next_move(props, snap, draw_step(data)[1], data))
 
     def tail(self, lock: Lockstep, data: st.DataObject) -> tuple[Event, ...]:
         """Play on with A's choices while B lists and accepts them (no more comparing); a move either side

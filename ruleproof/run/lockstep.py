@@ -434,9 +434,8 @@ class FixtureScript:
         """Then side B alone, where the two list no move in common: B's least listed move, the last deal
         again, so that what B's difference leads to (a pass of four cards applied) is judged on B."""
         lock = self.lock
-        steps = TAIL_STEPS - (len(lock.events) - 1 - (lock.at or 0))
         return b_alone(
-            lock, steps, lambda snap: last_deal(lock.events) if snap.phase == "deal" else min(snap.moves, key=move_key)
+            lock, lambda snap: last_deal(lock.events) if snap.phase == "deal" else min(snap.moves, key=move_key)
         )
 
     def auto(self, auto: JSONObject) -> bool:
@@ -464,15 +463,16 @@ def last_deal(events: Sequence[Event]) -> Move | None:
     return next((e.value for e in reversed(events) if e.kind == "apply" and e.value.get("type") == "deal"), None)
 
 
-def b_alone(lock: Lockstep, steps: int, choose: Callable[[Snapshot], Move | None]) -> tuple[Event, ...]:
-    """Side B played on alone for up to ``steps`` moves of ``choose``, once the lockstep's tail ended
-    with no move refused (a refused one would leave B's state off the recorded events): where B's
-    difference is a list of moves A never lists, only B's own moves show which rule it breaks."""
+def b_alone(lock: Lockstep, choose: Callable[[Snapshot], Move | None]) -> tuple[Event, ...]:
+    """Side B played on alone with the moves of ``choose``, up to ``TAIL_STEPS`` after the divergence,
+    once the lockstep's tail ended with no move refused (a refused one would leave B's state off the
+    recorded events): where B's difference is a list of moves A never lists, only B's own moves show
+    which rule it breaks."""
     session = lock.b.session
     if session is None or lock.tail_end is not None:
         return ()
     events: list[Event] = []
-    for _ in range(max(0, steps)):
+    for _ in range(max(0, TAIL_STEPS - (len(lock.events) - 1 - (lock.at or 0)))):
         snap = lock.b.snap
         move = choose(snap) if snap.phase != "over" and (snap.moves or snap.phase == "deal") else None
         if move is None:

@@ -7,6 +7,7 @@ failure from Hypothesis's example database (``.hypothesis/`` in the folder) befo
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -32,15 +33,23 @@ from my_engine import engine
 TestMyEngine = ruleproof.stateful.machine("black-maria", engine).TestCase
 """
 
-STEP = re.compile(r"^E\s+state\.(deal|play|probe|next_game)\(", re.M)
+STEP = re.compile(r"^E\s+state\.(deal|play|probe|next_game)\((.*)\)$", re.M)
 # Hypothesis's statistics: the reuse phase replayed the database's examples and one of them failed
 REPLAYED = re.compile(r"during reuse phase[^\n]*\n[^\n]*\n\s*- 0 passing[^,]*, [1-9][0-9]* failing")
+
+
+# Hypothesis loads its ``ci`` profile (no database, derandomized) where one of these is set: the
+# project stands for a developer's machine, so they are left out (docs/stateful.md says what CI does)
+CI_VARIABLES = ("CI", "__TOX_ENVIRONMENT_VARIABLE_ORIGINAL_CI", "TF_BUILD", "bamboo.buildKey", "BUILDKITE")
+CI_VARIABLES += ("CIRCLECI", "CIRRUS_CI", "CODEBUILD_BUILD_ID", "GITHUB_ACTIONS", "GITLAB_CI")
+CI_VARIABLES += ("HEROKU_TEST_RUN_ID", "TEAMCITY_VERSION")
 
 
 def pytest_in(folder: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--hypothesis-show-statistics"],
         cwd=folder,
+        env={k: v for k, v in os.environ.items() if k not in CI_VARIABLES},
         capture_output=True,
         text=True,
         timeout=600,
@@ -58,7 +67,12 @@ def test_three_lines_fail_a_planted_bug_shrunk_and_the_next_run_replays_it_first
     assert first.returncode == 1, out[-3000:] + first.stderr[-2000:]
     assert "ClauseViolated[BM-PASS-1]: BM-PASS-1: " in out and "right-hand neighbour" in out, out[-3000:]
     steps = STEP.findall(out)
-    assert 1 <= len(steps) <= 6 and steps[0] == "deal", steps  # the deal and the passes, shrunk
+    # shrunk: the deal and the three passes, each the first listed move.  Hypothesis's shrinker now and
+    # then leaves a few refused probes between them (seed 3 at 6.170: three), which change nothing
+    kinds = [kind for kind, _ in steps]
+    assert kinds[:1] == ["deal"] and kinds.count("play") == 3 and len(kinds) <= 10, steps
+    assert all(args.endswith("pick=0") for kind, args in steps if kind == "play"), steps
+    assert set(kinds) <= {"deal", "play", "probe"}, steps
     assert (tmp_path / ".hypothesis").is_dir()
 
     second = pytest_in(tmp_path)

@@ -8,8 +8,12 @@ For each game that has both reference rules and properties it prints:
     (``certify_game``, properties only, profile ci; one step = one snapshot =
     one hit of CONTRACT-PHASE-1);
 (c) the same over the subprocess transport (``ruleproof serve --game GAME``);
-    and the ratio (c)/(b);
-(d) the bare round trip of one ``state`` call, in process and over the pipe;
+    and the ratio (c)/(b).  (b) and (c) are each the best of ``--repeat``
+    interleaved rounds, and the pipe's clock starts once the engine has
+    answered ``hello`` (a step's cost, not the child's start-up);
+(d) the bare round trip of one ``state`` call, in process and over the pipe,
+    and over the pipe without the client's spin (``SPINS = 0``: each answer
+    waited for asleep in select, a wake-up per call);
 (e) a bare Hypothesis ``RuleBasedStateMachine`` that draws one ``st.data()``
     integer per step, run in the same process with the same examples and
     steps, and the ratio (b)/(e): the kit's overhead per step;
@@ -72,6 +76,7 @@ from ruleproof.properties import available_games, properties_for
 from ruleproof.reference import RULES, ReferenceEngine, all_rules
 from ruleproof.run.runner import PROFILES, certify_game, hypothesis_settings
 from ruleproof.run.smoke import _drawn_deal
+from ruleproof.transport import subprocess as subprocess_transport
 from ruleproof.transport.checked import CheckedEngine
 from ruleproof.transport.subprocess import SubprocessEngine
 
@@ -181,16 +186,27 @@ def bare_rate(game: str, profile: str) -> float:
     return count[0] / (now() - started)
 
 
-def kit_and_bare(game: str, profile: str, repeat: int) -> tuple[float, int, float]:
-    """(b) and (e), interleaved ``repeat`` times: (best kit steps/s, steps, best bare steps/s)."""
+def kit_and_bare(game: str, profile: str, repeat: int) -> tuple[float, float, int, int, float]:
+    """(b) and (e), interleaved ``repeat`` times, each the best of its rounds: (kit steps/s in
+    process, over the pipe, steps in process, over the pipe, bare steps/s).  The pipe's engine is
+    started and greeted before its clock starts: a step's cost, not the child's start-up."""
     kit: list[float] = []
+    piped: list[float] = []
     bare: list[float] = []
-    steps = 0
+    steps = steps_pipe = 0
     for _ in range(repeat):
         rate, steps, _ = machine_rate(game, ReferenceEngine(), profile)
         kit.append(rate)
+        with SubprocessEngine(serve_argv(game), timeout=30) as engine:
+            engine.hello()
+            rate, steps_pipe, _ = machine_rate(game, engine, profile)
+        piped.append(rate)
         bare.append(bare_rate(game, profile))
-    return max(kit), steps, max(bare)
+    return max(kit), max(piped), steps, steps_pipe, max(bare)
+
+
+def serve_argv(game: str) -> list[str]:
+    return [sys.executable, "-m", "ruleproof.cli", "serve", "--game", game]
 
 
 def certification_seconds(game: str, engine: Any, profile: str) -> tuple[float, str]:
@@ -228,6 +244,17 @@ def round_trip(engine: Any, game: str, n: int = 3000) -> float:
     for _ in range(n):
         engine.state()
     return (now() - started) / n * 1e6
+
+
+def round_trip_sleeping(game: str) -> float:
+    """(d) over the pipe without the client's spin (``SPINS = 0``): every answer waited for in select."""
+    spins = subprocess_transport.SPINS
+    subprocess_transport.SPINS = 0
+    try:
+        with SubprocessEngine(serve_argv(game), timeout=30) as engine:
+            return round_trip(engine, game)
+    finally:
+        subprocess_transport.SPINS = spins
 
 
 # --scale (issue 25): engine calls per step, the CLI against certify_game, workers and shards
@@ -412,24 +439,22 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}, profile {args.profile}, {args.seconds}s of playouts a game, {clock} time")
     header = (
         f"{'game':<12} {'games/s':>8} {'moves/s':>9} {'steps/s in':>11} {'steps/s pipe':>13} {'ratio':>6} {'steps':>6}"
-        f" {'µs/call in':>11} {'µs/call pipe':>13} {'bare steps/s':>13} {'kit/bare':>9}"
+        f" {'µs/call in':>11} {'µs/call pipe':>13} {'µs/call sleep':>14} {'bare steps/s':>13} {'kit/bare':>9}"
     )
     print(header)
     for game in games:
         gps, mps, cut = playouts(game, args.seconds, rng)
-        serve = [sys.executable, "-m", "ruleproof.cli", "serve", "--game", game]
-        inproc, steps, bare = kit_and_bare(game, args.profile, max(1, args.repeat))
-        with SubprocessEngine(serve, timeout=30) as engine:
-            piped, steps_pipe, _ = machine_rate(game, engine, args.profile)
+        inproc, piped, steps, steps_pipe, bare = kit_and_bare(game, args.profile, max(1, args.repeat))
         us_in = round_trip(ReferenceEngine(), game)
-        with SubprocessEngine(serve, timeout=30) as engine:
+        with SubprocessEngine(serve_argv(game), timeout=30) as engine:
             us_pipe = round_trip(engine, game)
+        us_sleep = round_trip_sleeping(game)
         note = f"  ({cut} playouts cut at {MAX_MOVES} moves)" if cut else ""
         if steps_pipe != steps:
             note += f"  (steps differ: {steps} in process, {steps_pipe} over the pipe)"
         print(
             f"{game:<12} {gps:>8.1f} {mps:>9.0f} {inproc:>11.0f} {piped:>13.0f} {piped / inproc:>6.2f} {steps:>6}"
-            f" {us_in:>11.1f} {us_pipe:>13.1f} {bare:>13.0f} {inproc / bare:>9.2f}{note}",
+            f" {us_in:>11.1f} {us_pipe:>13.1f} {us_sleep:>14.1f} {bare:>13.0f} {inproc / bare:>9.2f}{note}",
             flush=True,
         )
     if not args.no_certify:

@@ -23,6 +23,7 @@ import pytest
 from ruleproof import GAMES
 from ruleproof.model.engine import AdapterBroken, BadRequest, IllegalMove
 from ruleproof.run.runner import PROFILES, certify_game
+from ruleproof.transport import subprocess as subprocess_transport
 from ruleproof.transport.checked import CheckedEngine
 from ruleproof.transport.server import serve
 from ruleproof.transport.subprocess import SubprocessEngine
@@ -158,6 +159,23 @@ def test_unsolicited_line_between_calls() -> None:
             assert broken.kind == "extra_output"
         else:
             pytest.fail("the unsolicited line went unnoticed")
+
+
+@pytest.mark.parametrize("spins", [0, subprocess_transport.SPINS])
+def test_answers_read_spinning_or_asleep_are_the_same(spins: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # SPINS = 0 waits for every answer in select; the default reads a fast answer while spinning and a
+    # slow one (past the spin: 50 ms) in select, split across two writes
+    monkeypatch.setattr(subprocess_transport, "SPINS", spins)
+    script = (
+        "import sys, time\nfor n, line in enumerate(sys.stdin, 1):\n"
+        "    if n == 2:\n"
+        '        sys.stdout.write(\'{"jsonrpc":"2.0",\'); sys.stdout.flush(); time.sleep(0.05)\n'
+        '        print(\'"id":2,"result":{"state":{"slow":true}}}\', flush=True)\n'
+        "    else:\n"
+        '        print(\'{"jsonrpc":"2.0","id":%d,"result":{"state":{"n":%d}}}\' % (n, n), flush=True)\n'
+    )
+    with SubprocessEngine([PY, "-c", script], timeout=5) as engine:
+        assert [engine.state(), engine.state(), engine.state()] == [{"n": 1}, {"slow": True}, {"n": 3}]
 
 
 # -- the stdio server ---------------------------------------------------------------------------

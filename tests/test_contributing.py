@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,20 @@ def test_the_guide_names_enough_paths() -> None:
 def test_every_path_the_guide_names_exists(path: str) -> None:
     missing = [p for p in for_each_game(path) if not (ROOT / p).exists()]
     assert not missing, f"docs/contributing.md names {missing}"
+
+
+def test_pyproject_lists_every_folder_setuptools_takes_for_a_package() -> None:
+    # a folder with an identifier name under a listed package is a package to setuptools: unlisted,
+    # every build warns (its files still ship by the package-data globs)
+    root = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(config["packages"])
+    folders = {"ruleproof.properties": root / "properties", "ruleproof.fixtures": root / "fixtures"}
+    folders |= {"ruleproof": root / "ruleproof", "ruleproof.output": root / "ruleproof" / "output"}
+    wanted = {
+        f"{package}.{sub.name}"
+        for package, folder in folders.items()
+        for sub in folder.iterdir()
+        if sub.is_dir() and sub.name.isidentifier() and not sub.name.startswith("__")
+    }
+    assert wanted - listed == set()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from ruleproof.model.certificate import without_timings
 from tests.cli_helpers import INPROC, PY, ROOT, run_main
 
 pytest_plugins = ["pytester"]
@@ -223,3 +224,35 @@ def test_xdist_workers_parts_are_joined_into_one_certificate(pytester: pytest.Py
     assert result.ret == 0, result.stdout.str()[-2000:]
     cert = json.loads((pytester.path / "cert.json").read_text())
     assert sorted(cert["games"]) == ["fool", "moon"] and cert["verdict"] == "pass"
+
+
+def test_workers_explore_a_games_shards_in_local_processes_with_the_same_certificate(
+    pytester: pytest.Pytester,
+) -> None:
+    # dev has two shards: --ruleproof-workers 2 explores them in two processes, as ruleproof certify
+    # --workers 2 does; a failing engine, so the merged counterexamples are compared too
+    project(pytester, SETTINGS + 'engine = "counted:engine"\n')
+    pytester.makepyfile(  # the mutant, each process that opens it named in a file
+        counted="import os\nfrom tests.mutants.moon import OvertricksScored\n\n\ndef engine():\n"
+        "    with open(os.environ['OPENED'], 'a') as f:\n        f.write(f'{os.getpid()}\\n')\n"
+        "    return OvertricksScored.engine()\n"
+    )
+    pytester._monkeypatch.setenv("PYTHONPATH", f"{pytester.path}{os.pathsep}{os.environ['PYTHONPATH']}")
+    certificates, opened = [], []
+    for workers in ("1", "2"):
+        cert, log = pytester.path / f"cert-{workers}.json", pytester.path / f"opened-{workers}"
+        pytester._monkeypatch.setenv("OPENED", str(log))
+        result = pytester.runpytest_subprocess(
+            "-p", "no:cacheprovider", "--ruleproof-workers", workers, "--ruleproof-json", str(cert)
+        )
+        assert result.ret == 1, result.stdout.str()[-2000:]
+        certificates.append(without_timings(json.loads(cert.read_text())))
+        opened.append(len(set(log.read_text().split())))
+    assert certificates[0]["games"]["moon"]["clauses"]["MOON-SCORE-1"]["status"] == "fail"
+    assert certificates[0] == certificates[1]
+    assert opened == [1, 3]  # the session's engine, then two workers' of their own
+    bad = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--ruleproof-workers", "0")
+    # read with the settings file, so a collection error: one line naming the flag, no traceback
+    assert bad.ret == pytest.ExitCode.INTERRUPTED, bad.stdout.str()[-2000:]
+    bad.stdout.fnmatch_lines(["ruleproof: --ruleproof-workers: 0 is not between 1 and 64"])
+    assert "plugin.py" not in bad.stdout.str()

@@ -87,7 +87,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag("quiet", "no progress lines on stderr (the report and the files are the same)", kind="switch",
          cli_only=True),
     Flag("workers", "explore each game's shards in N local processes (default 1: this one); the certificate is "
-         "the same", "N", cli_only=True),
+         "the same", "N"),
     Flag("shard", "explore only part K of N of each game's shards and write a partial certificate (--json) for "
          "ruleproof merge", "K/N", cli_only=True),
     # ruleproof diff's own

@@ -162,6 +162,12 @@ class RuleproofFile(pytest.File):
         for game in run.games():
             yield GameNode.from_parent(self, name=game, game=game, run=run)
 
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        """A bad setting is one line naming it, not a traceback through the plugin."""
+        if isinstance(excinfo.value, pytest.UsageError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
 
 class GameNode(pytest.Collector):
     """One game: its ``certify`` item, then an item per clause of its table."""
@@ -315,21 +321,24 @@ class Certification:
 
     def report(self, game: str) -> Any:
         if game not in self.reports:
+            from ruleproof.cli.commands import shard_pool
             from ruleproof.output.files import write_traces
             from ruleproof.run.expect import judge_game
             from ruleproof.run.runner import PROFILES, certify_game
 
             inputs = self.options.inputs
-            report = certify_game(
-                self.checked,
-                game,
-                PROFILES[self.options.profile],
-                seed=self.options.seed,
-                fixtures=self.options.fixtures,
-                properties=self.options.properties,
-                stop=self.stop,
-                user_fixtures=inputs.fixtures if inputs else (),
-            )
+            with shard_pool(self.options, self.stop) as explorer:  # --ruleproof-workers N: N local processes
+                report = certify_game(
+                    self.checked,
+                    game,
+                    PROFILES[self.options.profile],
+                    seed=self.options.seed,
+                    fixtures=self.options.fixtures,
+                    properties=self.options.properties,
+                    stop=self.stop,
+                    user_fixtures=inputs.fixtures if inputs else (),
+                    explorer=explorer,
+                )
             if inputs is not None:
                 report = judge_game(report, inputs)
             self.reports[game] = report

@@ -53,7 +53,8 @@ def test_the_rules_documents_and_templates_ship_in_the_wheel() -> None:
     assert config["package-dir"]["ruleproof.rules"] == "docs/rules"
     assert "ruleproof.rules" in config["packages"]
     assert "*.md" in config["package-data"]["ruleproof.rules"]
-    assert any(g.startswith("templates/") for g in config["package-data"]["ruleproof.output"])
+    assert "ruleproof.output.templates" in config["packages"]
+    assert config["package-data"]["ruleproof.output.templates"] == ["*"]
 
 
 # --- the failure in the terminal ----------------------------------------------------------------

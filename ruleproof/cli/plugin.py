@@ -163,10 +163,11 @@ class RuleproofFile(pytest.File):
             yield GameNode.from_parent(self, name=game, game=game, run=run)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        """A bad setting is one line naming it, not a traceback through the plugin."""
+        """A bad setting is one line naming it, not a traceback through the plugin (a collector's
+        own ``repr_failure`` takes no style)."""
         if isinstance(excinfo.value, pytest.UsageError):
             return str(excinfo.value)
-        return super().repr_failure(excinfo, style)
+        return super().repr_failure(excinfo)
 
 
 class GameNode(pytest.Collector):

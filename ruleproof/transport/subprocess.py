@@ -2,7 +2,8 @@
 
 ``SubprocessEngine(argv)`` starts the engine without a shell and speaks one
 request per line, one response per line, strictly one request in flight.  It
-never hangs: stdout is read non-blocking under a per-call deadline, each line
+never hangs: stdout is read non-blocking under a per-call deadline (a short
+spin of reads before each wait in select: ``SPINS``), each line
 is capped in length, and stderr is drained continuously by a thread into a
 bounded tail (a child flooding its log never blocks).  Contract errors come
 back as the kit's ``EngineError`` kinds; anything outside the contract raises
@@ -47,7 +48,7 @@ STOP_GRACE = 2.0  # seconds a call may still take once the run is being stopped
 _POLL = 0.25  # how often a wait looks at ``stop``
 # reads tried before a wait sleeps in select (about 150 µs): an answer that comes within them costs no
 # wake-up of this process, which on an idle machine is most of a round trip (bench/benchmark.py: a
-# bare call 120-375 µs asleep, 38-54 µs spinning); an engine that takes longer is waited for in select
+# bare call 90-127 µs asleep, 33-49 µs spinning); an engine that takes longer is waited for in select
 # as before.  No sched_yield between reads: on a busy machine a yield hands the core to whatever else
 # runs there for its whole time slice, and the short bound caps what a spin can take from it (farm-bench,
 # the reference Moon over the pipe under two busy loops: 1.22x the time with yields and 400 reads,

@@ -40,9 +40,20 @@ REPLAYED = re.compile(r"during reuse phase[^\n]*\n[^\n]*\n\s*- 0 passing[^,]*, [
 
 # Hypothesis loads its ``ci`` profile (no database, derandomized) where one of these is set: the
 # project stands for a developer's machine, so they are left out (docs/stateful.md says what CI does)
-CI_VARIABLES = ("CI", "__TOX_ENVIRONMENT_VARIABLE_ORIGINAL_CI", "TF_BUILD", "bamboo.buildKey", "BUILDKITE")
-CI_VARIABLES += ("CIRCLECI", "CIRRUS_CI", "CODEBUILD_BUILD_ID", "GITHUB_ACTIONS", "GITLAB_CI")
-CI_VARIABLES += ("HEROKU_TEST_RUN_ID", "TEAMCITY_VERSION")
+CI_VARIABLES = {
+    "CI",
+    "__TOX_ENVIRONMENT_VARIABLE_ORIGINAL_CI",
+    "TF_BUILD",
+    "bamboo.buildKey",
+    "BUILDKITE",
+    "CIRCLECI",
+    "CIRRUS_CI",
+    "CODEBUILD_BUILD_ID",
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "HEROKU_TEST_RUN_ID",
+    "TEAMCITY_VERSION",
+}
 
 
 def pytest_in(folder: Path) -> subprocess.CompletedProcess[str]:

@@ -80,7 +80,7 @@ def _bugs(module: Any, game: str, args: argparse.Namespace) -> dict[str, Any]:
     print(f"{game}: correct engine {'passes' if not wrong else 'FAILS ' + ', '.join(wrong)}")
     out: dict[str, Any] = {"correct_fails": wrong, "bugs": {}}
     for name, bug in module.BUGS.items():
-        if args.bug and name not in args.bug:
+        if (args.bug and name not in args.bug) or not bug.clause:  # no clause: a declaration, not a deviation
             continue
         started = time.perf_counter()
         report = certify(module, game, name)
@@ -113,7 +113,7 @@ def _house(module: Any, game: str, args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, house in module.HOUSE.items():
         report = certify(module, game, *house.bugs)
-        planted = {module.BUGS[b].clause for b in house.bugs}
+        planted = {module.BUGS[b].clause for b in house.bugs if module.BUGS[b].clause}
         groups = report.deviations()
         named = {c for g in groups for c in g}
         out[name] = {"planted": sorted(planted), "deviations": groups, "consequences": report.consequences()}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from attrs import define, field
@@ -31,7 +31,10 @@ from ruleproof.properties.contract import (
 )
 from ruleproof.properties.snapshot import Snapshot, Step
 
-__all__ = ["GameProperties", "IntRange", "Ledger", "clause_table"]
+__all__ = ["GameProperties", "IntRange", "Ledger", "Observed", "clause_table"]
+
+# what a finding observed: atoms (``ruleproof.model.observed``), or a function that gives them on a violation
+Observed = Iterable[str] | Callable[[], Iterable[str]]
 
 
 @define
@@ -101,22 +104,47 @@ class GameProperties:
         for clause in clauses:
             self.ledger.hit(clause)
 
-    def fail(self, clause: str, message: str, expected: Any = None, got: Any = None, *, cause: str = "") -> None:
+    def fail(  # noqa: PLR0913 - a finding's parts, the last three by name
+        self,
+        clause: str,
+        message: str,
+        expected: Any = None,
+        got: Any = None,
+        *,
+        cause: str = "",
+        observed: Observed = (),
+        rule: str = "",
+    ) -> None:
         """Record a violation of ``clause``; the check (and the game) go on.
 
         ``cause`` names the sub-case when the message alone would not tell two causes apart (the ranks
         involved, say); by default the message's shape does (its text without cards, seats and counts).
+        ``observed`` names the parts of the state or listing where the difference shows (atoms of
+        ``ruleproof.model.observed``, or a function giving them, called only on a violation): what
+        decides whether two violations are one deviation, and whether a later one is a consequence.  A
+        check that names none observes its own name.  ``rule`` names the part of the clause broken
+        when the clause states several (two rules broken are two deviations).
         """
-        signature = f"{self.check}:{cause or message_shape(message)}"
-        self.ledger.record(Finding(clause, message, expected, got, signature))
+        signature = f"{self.check}:{rule + ':' if rule else ''}{cause or message_shape(message)}"
+        atoms = frozenset(observed() if callable(observed) else observed) or frozenset({f"check:{self.check}"})
+        self.ledger.record(Finding(clause, message, expected, got, signature, atoms, rule))
 
-    def expect(
-        self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None, *, cause: str = ""
+    def expect(  # noqa: PLR0913 - a finding's parts, the last three by name
+        self,
+        clause: str,
+        ok: bool,
+        message: str,
+        expected: Any = None,
+        got: Any = None,
+        *,
+        cause: str = "",
+        observed: Observed = (),
+        rule: str = "",
     ) -> None:
         """Cover ``clause``; record a violation when ``ok`` is false."""
         self.ledger.hits[clause] += 1  # the ledger's hit, inlined: this runs dozens of times a step
         if not ok:
-            self.fail(clause, message, expected, got, cause=cause)
+            self.fail(clause, message, expected, got, cause=cause, observed=observed, rule=rule)
 
     def situation(self, clause: str, name: str) -> None:
         """Count ``clause`` as judged in the situation ``name`` (declared in ``situations``)."""

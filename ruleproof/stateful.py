@@ -347,7 +347,7 @@ class GameMachine(RuleBasedStateMachine):
 
     # -- judging --------------------------------------------------------------------------
     def _sink(self, finding: Finding, session: Session) -> None:
-        self.found.append((finding, session.prior))
+        self.found.append((finding, session.prior_for(finding)))
 
     def _excused(self, finding: Finding, prior: frozenset[str]) -> bool:
         """Declared, or following declared deviations that left the rules (as --expect judges).

@@ -101,7 +101,7 @@ def test_a_void_hand_held_back_from_hearts_on_trick_one_is_a_first_trick_rule() 
     state = play_state(rules, hands, won=((), (), (), ()))  # trick one: the rest of the pack in the deck
     state = evolve(state, deck=tuple(c for c in STANDARD_DECK if not any(c in h for h in hands)))
     assert step(props_for(state), rules, state, {"type": "play", "card": "2C"}) == {
-        "BM-LEAD-2": {"cards the hand may play missing"}
+        "BM-LEAD-2": {"first trick points:cards the hand may play missing"}  # the rule, then its cause
     }
 
 

@@ -19,6 +19,9 @@ class FakeSession:
     def moves_in_game(self) -> int:
         return self.moves
 
+    def prior_for(self, finding: Finding) -> frozenset[str]:
+        return self.prior - {finding.clause}
+
     def trace(self, finding: Finding | None = None) -> Trace:
         return Trace("idiot", tuple(self.events), finding)
 

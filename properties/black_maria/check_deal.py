@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.black_maria.cards import hand_size
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.snapshot import Step
@@ -31,6 +32,7 @@ def the_deal(props: BlackMariaProperties, step: Step) -> None:
         "each seat holds exactly the cards dealt to it",
         step.move["hands"],
         [after.zone(f"hand/{s}") for s in range(n)],
+        observed=lambda: {seen.zone(f"hand/{s}") for s in range(n) if hands[s] != Counter(step.move["hands"][s])},
     )
     size = hand_size(n)
     props.expect(
@@ -39,6 +41,7 @@ def the_deal(props: BlackMariaProperties, step: Step) -> None:
         f"every hand has {size} cards after the deal",
         size,
         [sum(h.values()) for h in hands],
+        observed=lambda: {seen.size(f"hand/{s}") for s in range(n) if sum(hands[s].values()) != size},
     )
     rnd = after.get("round")
     props.expect(
@@ -47,6 +50,7 @@ def the_deal(props: BlackMariaProperties, step: Step) -> None:
         "each deal starts the next round",
         step.before.get("round", 0) + 1,
         rnd,
+        observed=(seen.ROUND,),
     )
     want_dealer = (props.setup.dealer + (rnd or 1) - 1) % n
     props.expect(
@@ -55,6 +59,7 @@ def the_deal(props: BlackMariaProperties, step: Step) -> None:
         f"round {rnd}'s dealer is the first dealer moved {(rnd or 1) - 1} seat(s) left",
         want_dealer,
         after.get("dealer"),
+        observed=(seen.DEALER,),
     )
     props.dealt = hands
     props.passed = {}
@@ -75,6 +80,7 @@ def pass_begins(props: BlackMariaProperties, step: Step) -> None:
             "every round starts with the pass of three cards to the right: there is no hold round",
             {"phase": "pass"},
             {"phase": after.phase},
+            observed=(seen.PHASE,),
         )
         return
     props.cover("BM-PASS-3" if later else "BM-PASS-1")  # no hold round: this one passes
@@ -86,4 +92,5 @@ def pass_begins(props: BlackMariaProperties, step: Step) -> None:
         "after the deal the seats pass, starting left of the dealer",
         {"phase": "pass", "to_act": first},
         {"phase": after.phase, "to_act": after.to_act},
+        observed=(seen.TO_ACT,),
     )

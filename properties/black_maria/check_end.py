@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.black_maria.cards import ROUND_TOTAL
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.snapshot import Step
@@ -32,6 +33,7 @@ def game_end(props: BlackMariaProperties, step: Step) -> None:
         "the target is the one set, or 500 under spot and 100 otherwise",
         target,
         after.options.get("target"),
+        observed=(seen.OPTIONS,),
     )
     top = max(after.scores)
     ended = top >= target
@@ -42,12 +44,20 @@ def game_end(props: BlackMariaProperties, step: Step) -> None:
         f"the game ends after a round iff some total reaches the target {target}",
         "over" if ended else "deal",
         after.phase,
+        observed=(seen.PHASE,),
     )
     if after.phase == "over":
         low = min(after.scores)
         winners = [s for s in range(n) if after.scores[s] == low]
         got = sorted((after.get("result") or {}).get("winners") or [])
-        props.expect("BM-END-2", got == winners, "the lowest total wins; ties share the win", winners, got)
+        props.expect(
+            "BM-END-2",
+            got == winners,
+            "the lowest total wins; ties share the win",
+            winners,
+            got,
+            observed=(seen.RESULT,),
+        )
         props.situation("BM-END-2", "tie-for-lowest" if len(winners) > 1 else "unique-lowest")
     bound = math.ceil(target * n / ROUND_TOTAL[props.scheme])
     props.expect(
@@ -56,4 +66,5 @@ def game_end(props: BlackMariaProperties, step: Step) -> None:
         f"a game ends within ceil(target*n/T) = {bound} rounds",
         bound,
         after.get("round"),
+        observed=(seen.ROUND, seen.SCORES),  # how long a game lasts rests on the totals it adds up
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.black_maria.conservation import conservation
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.snapshot import Step
@@ -29,4 +30,11 @@ def totals_never_fall(props: BlackMariaProperties, step: Step) -> None:
     """BM-INV-6: penalty points only ever add up; no step lowers a running total."""
     before, after = step.before.scores, step.after.scores
     fell = [s for s in range(min(len(before), len(after))) if after[s] < before[s]]
-    props.expect("BM-INV-6", not fell, "totals never go down", {"at least": before}, {"scores": after})
+    props.expect(
+        "BM-INV-6",
+        not fell,
+        "totals never go down",
+        {"at least": before},
+        {"scores": after},
+        observed=lambda: {seen.score(s) for s in fell},
+    )

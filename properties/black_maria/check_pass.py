@@ -16,6 +16,7 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.model.engine import Move
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.snapshot import Snapshot, Step
@@ -58,6 +59,7 @@ def passes_offered(props: BlackMariaProperties, step: Step) -> None:
         "a card passed towards a seat cannot be passed on: passing is simultaneous",
         "3 dealt cards",
         passed_on[:2],
+        observed=lambda: seen.moves(passed_on),
     )
     props.expect(
         "BM-PASS-1",
@@ -65,6 +67,7 @@ def passes_offered(props: BlackMariaProperties, step: Step) -> None:
         "every choice of 3 cards from the dealt hand is a legal pass, and nothing else",
         math.comb(len(dealt), 3),
         {"passes": len(good), "not 3 dealt cards": wrong[:2]},
+        observed=lambda: seen.moves(wrong) if wrong else {seen.MOVES},
     )
 
 
@@ -88,6 +91,7 @@ def pass_applied(props: BlackMariaProperties, step: Step) -> None:
         "a pass applied is three distinct cards of the seat's dealt hand",
         {"3 of": sorted(dealt)},
         {"passed": cards},
+        observed=lambda: {seen.MOVE, seen.size(f"hand/{seat}"), *seen.cards(cards)},
     )
     props.passed[seat] = cards
     if after.phase == "pass":
@@ -97,22 +101,33 @@ def pass_applied(props: BlackMariaProperties, step: Step) -> None:
 
 
 def _pass_parked(props: BlackMariaProperties, step: Step, seat: int, cards: list[str]) -> None:
-    """BM-PASS-2: before the last seat has passed, the cards wait in `passing` and the next seat passes."""
+    """BM-PASS-2: before the last seat has passed, the cards wait in `passing` and the next seat passes.
+    Where a pass that is not three distinct cards of the hand was applied (BM-INV-2 in this step), what
+    it parks is not judged: the rules say nothing of such a pass, and its cards are BM-INV-2's."""
     before, after, n = step.before, step.after, props.n
+    moved = [
+        s
+        for s in range(n)
+        if Counter(after.zone(f"hand/{s}"))
+        != Counter(before.zone(f"hand/{s}")) - (Counter(cards) if s == seat else Counter())
+    ]
+    parked = Counter(after.zone(f"passing/{seat}")) == Counter(cards)
+    lawful = len(set(cards)) == 3 == len(cards)
     props.expect(
         "BM-PASS-2",
-        Counter(after.zone(f"passing/{seat}")) == Counter(cards)
-        and all(
-            Counter(after.zone(f"hand/{s}"))
-            == Counter(before.zone(f"hand/{s}")) - (Counter(cards) if s == seat else Counter())
-            for s in range(n)
-        ),
+        not lawful or (parked and not moved),
         "passed cards wait in `passing` until every seat has passed; nobody receives early",
         {"passing": sorted(cards)},
         {"passing": after.zone(f"passing/{seat}")},
+        observed=lambda: {seen.zone(f"passing/{seat}"), *(seen.zone(f"hand/{s}") for s in moved)},
     )
     props.expect(
-        "BM-PASS-2", after.to_act == (seat + 1) % n, "seats pass in turn clockwise", (seat + 1) % n, after.to_act
+        "BM-PASS-2",
+        after.to_act == (seat + 1) % n,
+        "seats pass in turn clockwise",
+        (seat + 1) % n,
+        after.to_act,
+        observed=(seen.TO_ACT,),
     )
     grew = [s for s in range(n) if len(after.zone(f"hand/{s}")) > len(before.zone(f"hand/{s}"))]
     props.expect(  # the state's side of the same rule: no hand holds a card it was passed before the exchange
@@ -121,6 +136,7 @@ def _pass_parked(props: BlackMariaProperties, step: Step, seat: int, cards: list
         "before the exchange no hand receives a passed card",
         "no hand grows",
         {"grew": grew},
+        observed=lambda: {seen.size(f"hand/{s}") for s in grew},
     )
 
 
@@ -129,9 +145,19 @@ def _exchange(props: BlackMariaProperties, after: Snapshot) -> None:
     BM-INV-2: every hand its dealt size again, nothing left in `passing`."""
     n = props.n
     props.expect(
-        "BM-PASS-1", len(props.passed) == n, "the exchange happens once every seat has passed", n, len(props.passed)
+        "BM-PASS-1",
+        len(props.passed) == n,
+        "the exchange happens once every seat has passed",
+        n,
+        len(props.passed),
+        observed=(seen.PHASE,),
     )
     hands = [Counter(after.zone(f"hand/{s}")) for s in range(n)]
+    if len(props.dealt) == n and not all(_three_of(props.passed.get(s, []), set(props.dealt[s])) for s in props.passed):
+        # a pass the rules forbid was applied (BM-INV-2 in its step): where its cards went is not a direction
+        props.cover("BM-PASS-1")
+        _sizes_after(props, after, hands)
+        return
     ways = [w for w in DIRECTIONS if w != "across" or n == 4]  # at 3 seats "across" is the left
     way = next((w for w in ways if hands == _received(props, DIRECTIONS[w])), None)
     rnd = after.get("round", 1)
@@ -149,7 +175,14 @@ def _exchange(props: BlackMariaProperties, after: Snapshot) -> None:
             sorted(want[s].elements()),
             sorted(hands[s].elements()),
             cause=f"passed {way or 'some other way'}",
+            observed=(seen.zone(f"hand/{s}"),),
         )
+    _sizes_after(props, after, hands)
+
+
+def _sizes_after(props: BlackMariaProperties, after: Snapshot, hands: list[Counter[str]]) -> None:
+    """BM-INV-2 after the exchange: every hand its dealt size again, nothing left in `passing`."""
+    n = props.n
     sizes = [sum(h.values()) for h in hands]
     props.expect(
         "BM-INV-2",
@@ -157,9 +190,17 @@ def _exchange(props: BlackMariaProperties, after: Snapshot) -> None:
         "after the exchange every hand has its dealt size again",
         [sum(d.values()) for d in props.dealt],
         sizes,
+        observed=lambda: {seen.size(f"hand/{s}") for s in range(n) if sizes[s] != sum(props.dealt[s].values())},
     )
     left = {s: after.zone(f"passing/{s}") for s in range(n) if after.zone(f"passing/{s}")}
-    props.expect("BM-INV-2", not left, "no card stays in `passing` after the exchange", {}, left)
+    props.expect(
+        "BM-INV-2",
+        not left,
+        "no card stays in `passing` after the exchange",
+        {},
+        left,
+        observed=lambda: {seen.zone(f"passing/{s}") for s in left},
+    )
 
 
 def _received(props: BlackMariaProperties, step: int) -> list[Counter[str]]:

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ruleproof.model import observed as seen
 from ruleproof.model.notation import suit
-from ruleproof.properties.black_maria.cards import PENALTY, best_of, hand_size, play, playable, won_by
+from ruleproof.properties.black_maria.cards import HEARTS, PENALTY, best_of, hand_size, play, playable, won_by
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.black_maria.view import completed, first_trick, held, holds_led, scored_taker, take
 from ruleproof.properties.snapshot import Snapshot, Step, move_diff
+
+HEARTS_SET = frozenset(HEARTS)
 
 if TYPE_CHECKING:
     from ruleproof.properties.black_maria.props import BlackMariaProperties
@@ -39,7 +42,14 @@ def lead_moves(props: BlackMariaProperties, step: Step) -> None:
     if before.phase != "play":  # the round's first lead, after the exchange (or a hold round's deal)
         dealer = after.get("dealer")
         first = (dealer + 1) % n if isinstance(dealer, int) else None
-        props.expect("BM-LEAD-1", seat == first, "the player left of the dealer leads the first trick", first, seat)
+        props.expect(
+            "BM-LEAD-1",
+            seat == first,
+            "the player left of the dealer leads the first trick",
+            first,
+            seat,
+            observed=(seen.TO_ACT,),
+        )
         props.cover("BM-INV-4")
     hand = after.zone(f"hand/{seat}")
     got = _listed(after)
@@ -50,14 +60,31 @@ def lead_moves(props: BlackMariaProperties, step: Step) -> None:
         got <= set(hand) and not others,
         "a play is a card from the player's hand",
         *((None, None) if got <= set(hand) and not others else move_diff([play(c) for c in hand], after.moves)),
+        observed=lambda: seen.moves([*(play(c) for c in got - set(hand)), *others]),
     )
     ok = set(hand) <= got
+    missing = set(hand) - got
     props.expect(
         "BM-LEAD-2",
         ok,
         "any card may be led: no hearts-broken rule, no first-trick restriction",
         *((None, None) if ok else move_diff([play(c) for c in hand], after.moves)),
+        observed=lambda: seen.moves(play(c) for c in missing),
+        rule="" if ok else _lead_rule(missing, after, n),
     )
+
+
+def _lead_rule(missing: set[str], after: Snapshot, n: int) -> str:
+    """Which first-trick or hearts rule of other Hearts games a lead list that lacks ``missing`` plays (each
+    a rule of its own: an engine may play one and not the other)."""
+    if first_trick(after, n) and missing - PENALTY:
+        return "first lead"  # the first trick led by a club (the 2C, the lowest club, any club)
+    broken = any(c in HEARTS_SET for s in range(n) for c in after.zone(f"won/{s}"))
+    if missing <= HEARTS_SET and not broken:
+        return "hearts broken"  # no heart led until a heart has been played
+    if first_trick(after, n) and missing <= PENALTY:
+        return "first trick points"  # no heart nor the QS on the first trick
+    return ""
 
 
 @checks("BM-FOLLOW-1", "BM-LEAD-2")
@@ -85,6 +112,8 @@ def follow_moves(props: BlackMariaProperties, step: Step) -> None:
         f"following: the cards of the led suit ({suit(trick[0])}) if any, else any card",
         *((None, None) if ok else move_diff([play(c) for c in want], after.moves)),
         cause="" if ok else _list_cause(hand, want, got, bool(others)),
+        observed=lambda: seen.moves([*(play(c) for c in want ^ got), *others]),
+        rule="first trick points" if clause == "BM-LEAD-2" else "",
     )
 
 
@@ -120,6 +149,7 @@ def _listed_revoke_played(props: BlackMariaProperties, before: Snapshot, card: A
         {"one of": sorted(want)},
         {"played": card},
         cause="a listed card played",
+        observed=(seen.MOVE, seen.listed(play(card))),
     )
 
 
@@ -132,7 +162,14 @@ def card_played(props: BlackMariaProperties, step: Step) -> None:
     if step.kind != "play" or before.phase != "play" or before.to_act is None:
         return
     card, hand, trick = step.move.get("card"), before.zone(f"hand/{before.to_act}"), before.zone("trick")
-    props.expect("BM-FOLLOW-1", card in hand, "a play is a card from the player's hand", {"one of": hand}, card)
+    props.expect(
+        "BM-FOLLOW-1",
+        card in hand,
+        "a play is a card from the player's hand",
+        {"one of": hand},
+        card,
+        observed=(seen.MOVE, seen.card(card)),
+    )
     ok = card in hand and (not trick or card in playable(hand, trick))
     props.expect(
         "BM-INV-3",
@@ -141,6 +178,7 @@ def card_played(props: BlackMariaProperties, step: Step) -> None:
         {"one of": playable(hand, trick)},
         {"played": card},
         cause="a card not held" if card not in hand else "a revoke",
+        observed=(seen.MOVE, seen.card(card)),
     )
 
 
@@ -160,6 +198,7 @@ def trick_grows(props: BlackMariaProperties, step: Step) -> None:
         "the card joins the trick in play order",
         trick,
         after.zone("trick"),
+        observed=(seen.zone("trick"), "trick_seats"),
     )
     props.expect(  # contract: while a trick has cards, `leader` is the seat that led it
         "BM-LEAD-1" if first_trick(after, n) else "BM-WIN-2",
@@ -167,9 +206,15 @@ def trick_grows(props: BlackMariaProperties, step: Step) -> None:
         "while a trick has cards, `leader` is the seat that led it",
         seats[0],
         after.get("leader"),
+        observed=(seen.LEADER,),
     )
     props.expect(
-        "CONTRACT-TURN-1", after.to_act == (seat + 1) % n, "play passes to the left", (seat + 1) % n, after.to_act
+        "CONTRACT-TURN-1",
+        after.to_act == (seat + 1) % n,
+        "play passes to the left",
+        (seat + 1) % n,
+        after.to_act,
+        observed=(seen.TO_ACT,),
     )
 
 
@@ -191,6 +236,7 @@ def trick_won(props: BlackMariaProperties, step: Step) -> None:
         "the completed trick goes whole onto the pile of one seat",
         {f"won/{winner}": sorted(trick)},
         {f"won/{s}": g for s, g in took.gains.items()},
+        observed=lambda: {seen.zone(f"won/{s}") for s in {winner, *took.gains}},
     )
     # a last trick no pile shows (cleared as the round is scored): the seat the scores credit with it
     taker = scored_taker(step, trick, seats, props.scheme, props.round_scores) if took.unseen else took.taker
@@ -205,6 +251,7 @@ def trick_won(props: BlackMariaProperties, step: Step) -> None:
         {"winner": winner, "card": best},
         {"winner": taker, "card": card},
         cause=won_by(card, best),
+        observed=(seen.zone(f"won/{winner}"), seen.zone(f"won/{taker}")),
     )
 
 
@@ -227,6 +274,7 @@ def next_lead(props: BlackMariaProperties, step: Step) -> None:
             "the trick winner leads the next trick; a round ends when the hands are empty",
             {"to_act": leads},
             {"to_act": after.to_act, "cards held": cards},
+            observed=(seen.TO_ACT,) if cards else (seen.TO_ACT, seen.PHASE),
         )
         return
     # a game that ends with cards still in the hands ended in the middle of a round (BM-END-1)
@@ -240,4 +288,5 @@ def next_lead(props: BlackMariaProperties, step: Step) -> None:
         + (", and the game ends only once a round is over" if over and cards else ""),
         {"cards held": 0},
         {"cards held": cards},
+        observed=(seen.PHASE,),
     )

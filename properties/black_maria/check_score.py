@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.black_maria.cards import MOON, POINTS, ROUND_TOTAL, value
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.black_maria.view import round_cards
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from ruleproof.properties.black_maria.props import BlackMariaProperties
 
 SCORE_CLAUSE = {"standard": "BM-SCORE-1", "spades": "BM-SCORE-2", "spot": "BM-SCORE-3"}
+MOON_SHOT = "a moon shot was scored (no such rule)"
 
 
 @checks("BM-SCORE-1", "BM-SCORE-2", "BM-SCORE-3", "BM-SCORE-4", "BM-SCORE-5", "BM-INV-5", "BM-INV-6")
@@ -42,6 +44,7 @@ def round_scored(props: BlackMariaProperties, step: Step) -> None:
         f"a `{scheme}` round hands out exactly what its cards are worth ({ROUND_TOTAL[scheme]} with every card)",
         sum(want),
         sum(gained),
+        observed=(seen.SCORES,),
     )
     props.expect(
         "BM-INV-6",
@@ -49,6 +52,7 @@ def round_scored(props: BlackMariaProperties, step: Step) -> None:
         "each round score is the sum of the penalty values in that player's won tricks",
         {"round": want},
         {"round": gained},
+        observed=lambda: {seen.score(s) for s in range(n) if gained[s] != want[s]},
     )
     props.expect(
         "BM-SCORE-5",
@@ -56,6 +60,7 @@ def round_scored(props: BlackMariaProperties, step: Step) -> None:
         "the scheme is fixed for the whole game",
         scheme,
         after.options.get("scoring"),
+        observed=(seen.OPTIONS,),
     )
     if gained != want:
         clause, message, cause = score_clause(props, step, won, gained, want)
@@ -65,6 +70,8 @@ def round_scored(props: BlackMariaProperties, step: Step) -> None:
             {"totals": [props.round_scores[s] + want[s] for s in range(n)], "round": want},
             {"totals": after.scores, "round": gained},
             cause=cause,
+            observed={seen.score(s) for s in range(n) if gained[s] != want[s]},
+            rule="moon" if cause == MOON_SHOT else "",  # "no shoot-the-moon adjustment" is a rule of its own
         )
         return
     props.cover(SCORE_CLAUSE[scheme], "BM-SCORE-4")
@@ -109,7 +116,7 @@ def _adding_up(
             lambda: gained == [value(step.before.zone(f"won/{s}"), scheme) for s in range(n)],
         ),
         # before "subtracted": a seat that took every penalty card and scored minus their worth
-        ("a moon shot was scored (no such rule)", lambda: any(_shot(s, won, gained, want) for s in range(n))),
+        (MOON_SHOT, lambda: any(_shot(s, won, gained, want) for s in range(n))),
         ("the round's scores were subtracted", lambda: any(want) and gained == [-w for w in want]),
         ("round scores were credited to other seats", lambda: sorted(gained) == sorted(want)),
         ("a seat that won no trick scored", lambda: any(gained[s] for s in range(n) if not won[s])),

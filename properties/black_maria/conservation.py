@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.black_maria.cards import PACK
 from ruleproof.properties.snapshot import Snapshot
 
@@ -29,6 +30,7 @@ def conservation(props: GameProperties, snap: Snapshot, n: int) -> None:
         "the zones must hold each of the 52 cards exactly once",
         "52 distinct cards",
         None if ok else _diff(Counter(cards), PACK),
+        observed=lambda: _misplaced(snap, Counter(cards)),
     )
     removed = snap.zone("removed")
     if n == 3:
@@ -39,6 +41,7 @@ def conservation(props: GameProperties, snap: Snapshot, n: int) -> None:
             "with 3 players the 2C never leaves `removed`",
             {"2C in": ["removed"]},
             {"2C in": outside},
+            observed=(seen.card("2C"),),
         )
         props.expect(
             "BM-DEAL-1",
@@ -46,9 +49,19 @@ def conservation(props: GameProperties, snap: Snapshot, n: int) -> None:
             'with 3 players the 2C is removed: zone `removed` is exactly ["2C"]',
             ["2C"],
             {"removed": removed, "2C also in": outside},
+            observed=(seen.zone("removed"),),
         )
     else:
-        props.expect("BM-DEAL-1", not removed, "with 4 players no card is removed", [], removed)
+        props.expect(
+            "BM-DEAL-1", not removed, "with 4 players no card is removed", [], removed, observed=(seen.zone("removed"),)
+        )
+
+
+def _misplaced(snap: Snapshot, got: Counter[str]) -> set[str]:
+    """The cards held twice or lost, and the zones that hold a card twice over (their sizes are off)."""
+    wrong = {c for c in PACK if got[c] != 1} | {c for c in got if c not in PACK}
+    zones = {seen.size(z) for z in snap.zone_names() if wrong.intersection(snap.zone(z))}
+    return {*seen.cards(wrong), *zones}
 
 
 def _diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:

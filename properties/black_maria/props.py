@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
+from ruleproof.model import observed as seen
 from ruleproof.model.engine import JSONObject, Move
 from ruleproof.model.findings import Setup
 from ruleproof.properties.base import GameProperties, IntRange
@@ -43,6 +44,9 @@ class BlackMariaProperties(GameProperties):
     situations: ClassVar[dict[str, tuple[str, ...]]] = {
         "BM-END-1": ("continues", "ends-above-target", "ends-at-target"),
         "BM-END-2": ("unique-lowest", "tie-for-lowest"),
+        # each player count has its own pack and hand size: an engine of one count leaves the other unjudged
+        "BM-SETUP-1": ("3 players", "4 players"),
+        "BM-DEAL-1": ("3 players", "4 players"),
     }
     # whole games to a target of 100 take some 5 rounds of ~60 steps even when one seat takes most
     # penalty cards (the steering): an engine that only plays to 100 still gets its game end judged
@@ -101,13 +105,24 @@ class BlackMariaProperties(GameProperties):
         player count, and the first dealer: the one drawn (BM-DEAL-2: "the first dealer is random")."""
         judge_start(self, snap)
         conservation(self, snap, self.n)
-        self.expect("BM-SETUP-1", snap.players in (3, 4), "Black Maria is for 3 or 4 players", "3 or 4", snap.players)
+        if snap.players in (3, 4):
+            self.situation("BM-SETUP-1", f"{snap.players} players")
+            self.situation("BM-DEAL-1", f"{snap.players} players")
+        self.expect(
+            "BM-SETUP-1",
+            snap.players in (3, 4),
+            "Black Maria is for 3 or 4 players",
+            "3 or 4",
+            snap.players,
+            observed=("players",),
+        )
         self.expect(
             "BM-DEAL-2",
             snap.get("dealer") == self.setup.dealer,
             "the first dealer is the one drawn for the game (the `dealer` of new_game)",
             self.setup.dealer,
             snap.get("dealer"),
+            observed=(seen.DEALER,),
         )
 
     @checks.hook("BM-INV-1", "BM-DEAL-1")

@@ -2,11 +2,17 @@
 
 Most games steer the penalty cards to one or two *takers* drawn per game, so that a game reaches a
 target of 100 in a few rounds and the *dodgers* tie for the lowest total at 0 (BM-END-1/2 reached
-without fixtures); the rest play at random.  The steering reads every hand from the engine's state.
+without fixtures); the rest play at random.  A third of the steered games have *twins* instead of
+plain dodgers: the twin behind on points plays for the penalty cards until it has caught up (and, when
+they are level, one of them takes one in every round), so the twins' totals stay level and low while
+the takers (one at 3 players, two at 4) reach the target.  No seat then takes every penalty card, so
+an engine that shoots the moon (a house rule) cannot turn the totals round, and the twins tie for the
+lowest total.  The steering reads every hand and pile from the engine's state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from attrs import define, field
@@ -61,21 +67,24 @@ class Steering:
 
     n: int
     scheme: str
-    takers: frozenset[int] = field(factory=frozenset)
+    base: frozenset[int] = field(factory=frozenset)  # the takers drawn for the game
+    takers: frozenset[int] = field(factory=frozenset)  # ... and the twin that plays for points now
+    twins: tuple[int, ...] = ()
     drawn: bool = False
 
     def choose(self, snap: Snapshot, pick: int) -> Move:
-        """Most games (3 in 4 at 3 players, 2 in 3 at 4) have takers; half of those two, so that no round
-        gives every penalty card to one seat (an engine that shoots the moon, a house rule, still reaches
-        its game ends and ties) and the other half still shows it shooting.  1 in 32 moves of a steered
-        game is at random."""
+        """Most games (3 in 4 at 3 players, 2 in 3 at 4) have takers: a third of those one, a third two,
+        so that no round gives every penalty card to one seat, and a third one and a minor taker (an
+        engine that shoots the moon, a house rule, still reaches its game ends and a tie for the lowest
+        total), while the games of one taker still show it shooting.  1 in 32 moves of a steered game is
+        at random."""
         moves = snap.moves
         k = len(moves)
         if not self.drawn:
             self.drawn = True
-            seat = (pick // k) % (self.n + self.n // 2)
-            two = (pick // k // 8) % 2 == 1
-            self.takers = frozenset({seat, (seat + 1) % self.n} if two else {seat}) if seat < self.n else frozenset()
+            self._draw(pick // k)
+        if snap.phase == "play" and self.twins:
+            self.takers = self.base | self._chaser(snap)
         if snap.phase == "play" and self.takers and (pick // k) % 32:
             card = steer_card(self, snap)
             if card is not None:
@@ -84,38 +93,81 @@ class Steering:
             return max(moves, key=lambda m: pass_score(self, snap, m))
         return moves[pick % k]
 
+    def _draw(self, pick: int) -> None:
+        """The game's takers: none (a game at random), one, two side by side, or the takers and twins."""
+        seat = pick % (self.n + self.n // 2)
+        if seat >= self.n:
+            return
+        mode = (pick // 8) % 3
+        if mode == 2:  # twins: the two seats after the taker; at 4 players the fourth takes too
+            self.twins = ((seat + 1) % self.n, (seat + 2) % self.n)
+            self.base = frozenset({seat, (seat + 3) % self.n})
+        else:
+            self.base = frozenset({seat, (seat + 1) % self.n} if mode == 1 else {seat})
+        self.takers = self.base
+
+    def _chaser(self, snap: Snapshot) -> frozenset[int]:
+        """The twin that plays for points now: the one behind (its total and its won cards this round),
+        else the first while neither has taken a penalty card this round (so nobody takes them all)."""
+        values, scores = POINTS[self.scheme], snap.scores
+        if len(scores) != self.n:
+            return frozenset()
+        now = {t: sum(values.get(c, 0) for c in snap.zone(f"won/{t}")) for t in self.twins}
+        first, second = self.twins
+        a, b = scores[first] + now[first], scores[second] + now[second]
+        if a != b:
+            return frozenset({first if a < b else second})
+        return frozenset({first}) if not now[first] and not now[second] else frozenset()
+
 
 def steer_card(steering: Steering, snap: Snapshot) -> str | None:
     """The card that sends the penalty cards to the takers (every hand is in the state): a taker plays
     to win the trick, and dumps its penalty cards only on another taker's winning trick; a dodger
     plays to lose it, and dumps its penalty cards where a taker wins or will win."""
-    seat, takers = snap.to_act, steering.takers
+    seat = snap.to_act
     cards: list[str] = [m["card"] for m in snap.moves if m.get("type") == "play" and isinstance(m.get("card"), str)]
     if seat is None or not cards:
         return None
-    values, trick = POINTS[steering.scheme], snap.zone("trick")
-    if not trick and seat in takers:  # a taker leads a card nobody can beat, hearts first
+    if not snap.zone("trick"):
+        return _lead(steering, snap, seat, cards)
+    return _follow(steering, snap, seat, cards)
+
+
+def _smallest_penalty(values: dict[str, int]) -> Callable[[str], tuple[bool, int, int]]:
+    """The order that puts the smallest penalty card first: what keeps a twin catching up level."""
+    return lambda c: (values.get(c, 0) <= 0, values.get(c, 0), -rank_index(c))
+
+
+def _lead(steering: Steering, snap: Snapshot, seat: int, cards: list[str]) -> str:
+    values, takers = POINTS[steering.scheme], steering.takers
+    if seat in takers:  # a taker leads a card nobody can beat, hearts first (a twin: its smallest)
         others = [c for s in range(steering.n) if s not in takers for c in snap.zone(f"hand/{s}")]
         safe = [c for c in cards if not any(suit(o) == suit(c) and rank_index(o) > rank_index(c) for o in others)]
+        if seat in steering.twins:
+            return min(safe or cards, key=_smallest_penalty(values))
         return max(safe or cards, key=lambda c: (values.get(c, 0) > 0, rank_index(c)))
-    if not trick:  # a dodger leads low, no penalty card, in a suit a taker can win
-        above = {(suit(c), rank_index(c)) for t in takers for c in snap.zone(f"hand/{t}")}
-        return min(
-            cards,
-            key=lambda c: (
-                values.get(c, 0),
-                not any(s == suit(c) and r > rank_index(c) for s, r in above),
-                rank_index(c),
-            ),
-        )
+    # a dodger leads low, no penalty card, in a suit a taker can win
+    above = {(suit(c), rank_index(c)) for t in takers for c in snap.zone(f"hand/{t}")}
+    return min(
+        cards,
+        key=lambda c: (values.get(c, 0), not any(s == suit(c) and r > rank_index(c) for s, r in above), rank_index(c)),
+    )
+
+
+def _follow(steering: Steering, snap: Snapshot, seat: int, cards: list[str]) -> str:
+    values, takers, trick = POINTS[steering.scheme], steering.takers, snap.zone("trick")
     led = suit(trick[0])
     best = max((c for c in trick if suit(c) == led), key=rank_index)
-    if suit(cards[0]) != led:  # void: penalty cards to a taker's trick, never to a dodger's
+    seats = list(snap.get("trick_seats") or [])
+    twin_wins = len(seats) == len(trick) and seats[trick.index(best)] in steering.twins
+    if suit(cards[0]) != led:  # void: penalty cards to a taker's trick (a twin's: the smallest), never a dodger's
         dump = _taker_wins(steering, snap, best)
+        if dump and twin_wins:
+            return min(cards, key=_smallest_penalty(values))
         return max(cards, key=lambda c: (values.get(c, 0) if dump else -values.get(c, 0), rank_index(c)))
-    if seat in takers:
+    if seat in takers and not (twin_wins and seats[trick.index(best)] in takers):
         return max(cards, key=rank_index)
-    under = [c for c in cards if rank_index(c) < rank_index(best)]
+    under = [c for c in cards if rank_index(c) < rank_index(best)]  # a dodger, or a taker leaving a twin its trick
     return max(under, key=lambda c: (values.get(c, 0), rank_index(c))) if under else min(cards, key=rank_index)
 
 

@@ -39,11 +39,22 @@ class Finding:
     expected: Any = None
     got: Any = None
     signature: str = ""
+    # the parts of the state or listing where the difference shows (``ruleproof.model.observed``): two
+    # findings of one step are one deviation only when these overlap; a later finding follows an earlier
+    # one that left the rules only when it observed something that one touched
+    observed: frozenset[str] = frozenset()
+    # the part of the clause broken, when the clause states several (BM-LEAD-2: "no hearts-broken rule",
+    # "no first-trick restriction"): two causes of one clause under different rules are two deviations
+    rule: str = ""
 
     def to_json(self) -> JSONObject:
         out = {"clause": self.clause, "message": self.message, "expected": self.expected, "got": self.got}
         if self.signature:
             out["signature"] = self.signature
+        if self.rule:
+            out["rule"] = self.rule
+        if self.observed:
+            out["observed"] = sorted(self.observed)
         return out
 
     @classmethod
@@ -51,12 +62,15 @@ class Finding:
         if not isinstance(data, dict) or not isinstance(data.get("clause"), str):
             raise TraceError("violation: must be an object with a string `clause`")
         signature = data.get("signature")
+        observed = data.get("observed")
         return cls(
             data["clause"],
             str(data.get("message", "")),
             data.get("expected"),
             data.get("got"),
             signature if isinstance(signature, str) else "",
+            frozenset(str(a) for a in observed) if isinstance(observed, list) else frozenset(),
+            str(data.get("rule") or ""),
         )
 
     @property

@@ -12,9 +12,10 @@ own (a definition other clauses apply).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from ruleproof.model.engine import JSON, AdapterBroken, JSONObject, State
 from ruleproof.model.findings import Event, Finding, Trace
@@ -61,9 +62,12 @@ class Failure:
     unconfirmed: str = ""
     # the other clauses violated in the counterexample's violating step (JSON "with")
     with_clauses: tuple[str, ...] = ()
-    # when no counterexample without an earlier violation was found: the clauses violated before it in
-    # every counterexample tried; this failure is then their consequence, not a deviation of its own
+    # when no counterexample without an earlier violation was found: the clauses that took the state off
+    # the rules before it, where it looks (what they touched, it observed), in every counterexample tried;
+    # this failure is then their consequence, not a deviation of its own
     follows: tuple[str, ...] = ()
+    # the signature of each of ``with_clauses``' findings in that step (the cause it is one deviation with)
+    with_signatures: tuple[str, ...] = ()
 
     @property
     def steps(self) -> int:
@@ -80,6 +84,7 @@ class Failure:
             "confirmed": self.confirmed,
             **({"unconfirmed": self.unconfirmed} if not self.confirmed else {}),
             "with": list(self.with_clauses),
+            **({"with_signatures": list(self.with_signatures)} if self.with_signatures else {}),
             "follows": list(self.follows),
             "seconds": round(self.seconds, 3),
             "steps": self.steps,
@@ -107,6 +112,7 @@ class Failure:
             str(data.get("unconfirmed") or ""),
             tuple(str(c) for c in data.get("with") or ()),
             tuple(str(c) for c in data.get("follows") or ()),
+            tuple(str(c) for c in data.get("with_signatures") or ()),
         )
 
 
@@ -196,32 +202,17 @@ class GameReport:
             return ()
         return tuple(sorted({c for f in causes for c in f.follows}))
 
-    def deviations(self) -> list[list[str]]:
-        """The failing clauses that are deviations of their own, grouped with those violated in the same
-        step (``with``): each group is one deviation a person goes looking for.  A clause joins the group
-        it shares most clauses with (in the order first seen), else starts one."""
-        own = [c for c in dict.fromkeys(f.finding.clause for f in self.failures) if not self.follows(c)]
-        groups: list[list[str]] = []
-        for clause in own:
-            together = {w for f in self.failures_of(clause) for w in f.with_clauses} & set(own)
-            root = self._accepted_probe(clause)
-            if root in together:  # broken in the step the engine took a move it had to refuse: that move's
-                together = {root}  # clause is the cause of what the step broke
-            best = max(groups, key=lambda g: len(together & set(g)), default=None)
-            if best is None or not together & set(best):
-                groups.append([clause])
-            else:
-                best.append(clause)
-        return groups
+    def deviations(self) -> list[Deviation]:
+        """The deviations of their own, in the order first seen: each a difference a person goes looking
+        for, with every cause that observed it (``Deviation``; grouped by ``deviations_of``)."""
+        return [d for d in self._grouped() if not d.follows]
 
-    def _accepted_probe(self, clause: str) -> str | None:
-        """The clause of the forbidden move a failure's counterexample ends with, if it ends with one."""
-        f = self.failure(clause)
-        last = f.trace.events[-1] if f is not None and f.trace.events else None
-        return last.clause if last is not None and last.kind == "reject" else None
+    def consequences(self) -> list[Deviation]:
+        """The groups of failures that only follow deviations that took the state off the rules."""
+        return [d for d in self._grouped() if d.follows]
 
-    def consequences(self) -> list[str]:
-        return [c for c in dict.fromkeys(f.finding.clause for f in self.failures) if self.follows(c)]
+    def _grouped(self) -> tuple[Deviation, ...]:
+        return deviations_of(self.failures)
 
     def clause_json(self, clause: str) -> JSONObject:
         """A clause's line of the certificate."""
@@ -251,6 +242,9 @@ class GameReport:
             "skipped": list(self.skipped),
             "stats": self.stats,  # examples, steps, probes, games, engine calls, replays, seed
             "violations": self.violations,
+            # the failures grouped as a person counts them (``deviations_of``): what every output shows
+            "deviations": [d.to_json(self.failures) for d in self.deviations()],
+            "consequences": [d.to_json(self.failures) for d in self.consequences()],
         }
         for name, value in (("stopped", self.stopped), ("baseline", self.baseline), ("broken", self.broken)):
             if value is not None:  # stopped: where driving stopped; the verdicts above were judged before it
@@ -294,26 +288,141 @@ def family(clause: str) -> str:
 @frozen
 class Kill:
     """How a certificate reads for an engine with one bug planted under one clause (the gallery, the
-    independent engines): the measure of "one deviation, one clause"."""
+    independent engines): the measure of "one deviation, one clause", read from ``deviations()``."""
 
-    caught: bool  # the planted clause fails, as a deviation of its own (it follows nothing)
-    clean: bool  # caught, and every other failing clause is of its family or broken in the same step
-    marked: bool  # caught, and every other failing clause is of its family, in the same step, or a consequence
-    unclean: tuple[str, ...]  # other failing clauses outside its family and its step
+    caught: bool  # the planted clause fails, in a deviation of its own (not only as a consequence)
+    clean: bool  # caught, and every other failing clause is of its family or in the planted clause's deviation
+    marked: bool  # caught, and every other failing clause is of its family, in its deviation, or a consequence
+    unclean: tuple[str, ...]  # other failing clauses outside its family and its deviation
     unmarked: tuple[str, ...]  # ... that are not marked as a consequence either
 
     @classmethod
     def of(cls, report: GameReport, planted: str) -> Kill:
         failing = [c for c, s in report.clauses.items() if s == "fail"]
-        mine = report.failures_of(planted)
-        caught = any(not f.follows for f in mine)
-        together = {c for f in mine for c in f.with_clauses}
-        # broken in the same step as it, seen from either side
-        together |= {c for c in failing if any(planted in f.with_clauses for f in report.failures_of(c))}
+        own = report.deviations()
+        mine = [d for d in own if planted in d.clauses]
+        together = {c for d in mine for c in d.clauses}
+        consequences = {c for d in report.consequences() for c in d.clauses} - {c for d in own for c in d.clauses}
         unclean = tuple(c for c in failing if c != planted and family(c) != family(planted) and c not in together)
-        unmarked = tuple(c for c in unclean if not report.follows(c))
+        unmarked = tuple(c for c in unclean if c not in consequences)
+        caught = bool(mine)
         return cls(caught, caught and not unclean, caught and not unmarked, unclean, unmarked)
 
     @property
     def label(self) -> str:
         return "clean" if self.clean else "marked" if self.marked else "caught" if self.caught else "missed"
+
+
+@frozen
+class Deviation:
+    """One deviation as a person counts it: the failures (causes) that observed one difference.
+
+    Two failures are one deviation when they were broken in the same step and observed a common part
+    of the state or listing (``with``), when they are the same crash (an ``internal`` answer with the
+    same message, whatever request showed it), or when they break the same rule of one clause
+    (``Finding.rule``).  ``follows`` is set when every one of them only follows deviations that took the
+    state off the rules where they look: the group is then their consequence.
+    """
+
+    failures: tuple[Failure, ...]  # in the report's order
+    follows: tuple[str, ...] = ()
+    shared: bool = False  # another deviation of the report is filed under the same clause: name the cause too
+
+    @property
+    def head(self) -> Failure:
+        """The failure it is filed under (its clause's first cause here): its counterexample is shown."""
+        return next(f for f in self.failures if f.finding.clause == self.clause)
+
+    @property
+    def cause(self) -> str:
+        """The head's cause in words: the rule it breaks, else its signature without the check's name."""
+        finding = self.head.finding
+        text = finding.signature.split(":", 1)[-1]
+        if finding.rule == "accepted":  # a forbidden move the engine took: which move
+            text = "accepted " + text.split(":", 1)[-1]
+        elif finding.rule:
+            return finding.rule
+        return text if len(text) <= 60 else text[:59] + "…"
+
+    @property
+    def label(self) -> str:
+        """How outputs name it: "BM-PASS-1 with BM-INV-2", the cause added when its clause heads another."""
+        head = f"{self.clause} ({self.cause})" if self.shared else self.clause
+        return " with ".join([head, *self.clauses[1:]])
+
+    @property
+    def clause(self) -> str:
+        """The clause it is filed under: the forbidden move's clause when the engine took one, else the
+        first rule (not an invariant, not the contract's) broken, else the first clause."""
+        return self.clauses[0]
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        seen = list(dict.fromkeys(f.finding.clause for f in self.failures))
+        return tuple(sorted(seen, key=lambda c: (_rank(c, self.failures), seen.index(c))))
+
+    def to_json(self, failures: tuple[Failure, ...]) -> JSONObject:
+        out: JSONObject = {
+            "clause": self.clause,
+            "label": self.label,
+            "clauses": list(self.clauses),
+            "failures": [next(i for i, g in enumerate(failures) if g is f) for f in self.failures],
+        }
+        if self.follows:
+            out["follows"] = list(self.follows)
+        return out
+
+
+def _rank(clause: str, failures: tuple[Failure, ...]) -> int:
+    """Which clause a deviation is filed under: an accepted forbidden move's, a rule's, an invariant's, the
+    contract's."""
+    if any(f.finding.clause == clause and f.finding.rule == "accepted" for f in failures):
+        return 0
+    if clause.startswith("CONTRACT-"):
+        return 3
+    return 2 if "-INV-" in clause else 1
+
+
+def deviations_of(failures: tuple[Failure, ...]) -> tuple[Deviation, ...]:
+    """The failures grouped into deviations, in the order first seen (``Deviation`` says when two are one)."""
+    parent = list(range(len(failures)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in _joined(failures):
+        parent[root(i)] = root(j)
+    groups: dict[int, list[Failure]] = {}
+    for i, f in enumerate(failures):
+        groups.setdefault(root(i), []).append(f)
+    out = []
+    for members in groups.values():
+        follows = () if any(not f.follows for f in members) else tuple(sorted({c for f in members for c in f.follows}))
+        out.append(Deviation(tuple(members), follows))
+    heads = Counter(d.clause for d in out)
+    return tuple(evolve(d, shared=True) if heads[d.clause] > 1 else d for d in out)
+
+
+def _joined(failures: tuple[Failure, ...]) -> list[tuple[int, int]]:
+    """The pairs of failures that are one deviation: ``with`` (read from either side), one crash, one rule."""
+    pairs = []
+    by_clause: dict[str, list[int]] = {}
+    for i, f in enumerate(failures):
+        by_clause.setdefault(f.finding.clause, []).append(i)
+    for i, f in enumerate(failures):
+        signatures = f.with_signatures if len(f.with_signatures) == len(f.with_clauses) else ("",) * len(f.with_clauses)
+        for clause, signature in zip(f.with_clauses, signatures, strict=True):
+            others = by_clause.get(clause, [])
+            exact = [j for j in others if failures[j].signature == signature]
+            named = [j for j in others if f.finding.clause in failures[j].with_clauses]
+            pairs += [(i, j) for j in exact or named or others]
+        crashes = {a for a in f.finding.observed if a.startswith("crash:")}
+        for j in range(i):
+            g = failures[j]
+            same_rule = g.finding.clause == f.finding.clause and g.finding.rule == f.finding.rule
+            if same_rule or (crashes and crashes & g.finding.observed):
+                pairs.append((i, j))
+    return pairs

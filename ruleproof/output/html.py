@@ -59,6 +59,16 @@ class ClauseRow:
 
 
 @frozen
+class DeviationView:
+    """One deviation (or consequence) of the certificate's ``deviations`` list, as the summary names it."""
+
+    clause: str  # its label: "BM-PASS-1 with BM-INV-2", the cause added when its clause heads another
+    anchor: str | None  # its first failure's id on the page
+    note: str  # that failure's message
+    notes: tuple[str, ...] = ()  # a consequence: what it follows
+
+
+@frozen
 class StepView:
     step: Step
     line: str
@@ -106,16 +116,9 @@ class GameView:
     interrupted: bool
     other: tuple[Other, ...]  # fields the page does not draw itself
     baseline: str | None = None  # --baseline, in a line: its regressions, fixes and newly untested clauses
-
-    @property
-    def deviations(self) -> tuple[ClauseRow, ...]:
-        """The failing clauses that are deviations of their own (they follow no other failure)."""
-        return tuple(r for r in self.rows if r.status == "fail" and not r.follows)
-
-    @property
-    def consequences(self) -> tuple[ClauseRow, ...]:
-        """The failing clauses broken only after a deviation (``follows`` in the certificate)."""
-        return tuple(r for r in self.rows if r.status == "fail" and r.follows)
+    # the certificate's own grouping (``GameReport.deviations``), the same count and order as every output
+    deviations: tuple[DeviationView, ...] = ()
+    consequences: tuple[DeviationView, ...] = ()
 
     @property
     def first_deviation(self) -> FailureView | None:
@@ -285,6 +288,7 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
     statuses = [*STATUS_ORDER, *sorted(set(seen) - set(STATUS_ORDER))]
     broken = data.get("broken")
     fixtures = _dict(data.get("fixtures"))
+    deviations, consequences = (grouped(data, failures, key) for key in ("deviations", "consequences"))
     return GameView(
         game=game,
         verdict=_str(data.get("verdict", "?")),
@@ -298,7 +302,37 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
         interrupted=data.get("interrupted") is True,
         other=others(data, DRAWN_GAME),
         baseline=baseline_line(_dict(data.get("baseline"))) if data.get("baseline") is not None else None,
+        deviations=deviations,
+        consequences=consequences,
     )
+
+
+def grouped(data: Mapping[str, Any], failures: tuple[FailureView, ...], key: str) -> tuple[DeviationView, ...]:
+    """The certificate's deviations (or consequences), each named and linked to its first failure; a
+    certificate without the list (an older one) gives one per failing clause, by its ``follows``."""
+    listed = data.get(key)
+    if not isinstance(listed, list):
+        entries = _entries(data)
+        clauses = [
+            c
+            for c, e in entries.items()
+            if e.get("status") == "fail" and bool(e.get("follows")) == (key != "deviations")
+        ]
+        listed = [
+            {"label": c, "clause": c, "failures": [i for i, f in enumerate(failures) if f.clause == c][:1]}
+            for c in clauses
+        ]
+    out = []
+    for d in listed:
+        if not isinstance(d, dict):
+            continue
+        heads = [failures[i] for i in _list(d.get("failures")) if isinstance(i, int) and 0 <= i < len(failures)]
+        head = next((f for f in heads if f.clause == d.get("clause")), heads[0] if heads else None)
+        follows = tuple(_str(c) for c in _list(d.get("follows"))) if d.get("follows") else ()
+        notes = ("after " + ", ".join(follows),) if follows else ()
+        label = _str(d.get("label") or d.get("clause") or "?")
+        out.append(DeviationView(label, head.anchor if head else None, head.message if head else "", notes))
+    return tuple(out)
 
 
 def _asset(name: str) -> str:

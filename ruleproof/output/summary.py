@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ruleproof.model.certificate import Certificate
-from ruleproof.model.report import GameReport
+from ruleproof.model.report import Deviation, Failure, GameReport
 from ruleproof.run.events import Event, RunFinished
 
 MARK = {"pass": "✅", "fail": "❌", "broken": "💥", "interrupted": "⏸️", "untested": "⚠️"}
@@ -52,10 +52,10 @@ def _game(cert: Certificate, r: GameReport) -> list[str]:
     if groups or consequences:
         lines += ["| | clause | what | steps | replay |", "|---|---|---|---|---|"]
         for group in groups:
-            head, *rest = group
-            lines.append(_row(cert, r, head, "deviation" + (f", with {', '.join(rest)}" if rest else "")))
-            lines += [_row(cert, r, c, f"with {head}") for c in rest]
-        lines += [_row(cert, r, c, f"after {', '.join(r.follows(c))}") for c in consequences]
+            rest = group.clauses[1:]
+            lines.append(_row(cert, r, group.head, "deviation" + (f", with {', '.join(rest)}" if rest else "")))
+            lines += [_row(cert, r, _first(group, c), f"with {group.clause}") for c in rest]
+        lines += [_row(cert, r, d.head, f"after {', '.join(d.follows)}") for d in consequences]
         lines.append("")
     untested = [c for c, s in r.clauses.items() if s == "untested"]
     if untested:
@@ -63,11 +63,13 @@ def _game(cert: Certificate, r: GameReport) -> list[str]:
     return lines
 
 
-def _row(cert: Certificate, r: GameReport, clause: str, kind: str) -> str:
-    f = r.failure(clause)
-    if f is None:
-        return f"| {kind} | {clause} | | | |"
-    path = cert.trace_file(r.game, clause)
+def _first(group: Deviation, clause: str) -> Failure:
+    return next(f for f in group.failures if f.finding.clause == clause)
+
+
+def _row(cert: Certificate, r: GameReport, f: Failure, kind: str) -> str:
+    clause = f.finding.clause
+    path = cert.trace_file(r.game, clause, r.failures_of(clause).index(f))
     replay = f"`{cert.replay_command(path)}`" if path else ""
     status = r.clauses.get(clause, "fail")
     shown = f"{kind} ({status})" if status != "fail" else kind

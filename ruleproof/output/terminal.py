@@ -88,17 +88,17 @@ def verdict_text(r: GameReport, clause: str, status: str) -> str:
 
 
 def summary_line(reports: Sequence[GameReport]) -> str:
-    """Deviations first (each group of clauses broken together counts once), then their consequences,
-    then the other verdicts."""
-    deviations = [group for r in reports for group in r.deviations()]
-    consequences = [c for r in reports for c in r.consequences()]
+    """Deviations first (``GameReport.deviations``: each group of failures that observed one difference
+    counts once), then their consequences, then the other verdicts."""
+    deviations = [d for r in reports for d in r.deviations()]
+    consequences = [d for r in reports for d in r.consequences()]
     counts: dict[str, int] = {}
     for r in reports:
         for status in r.clauses.values():
             counts[status] = counts.get(status, 0) + 1
     parts = []
     if deviations:
-        named = "; ".join(" with ".join(g) if len(g) > 1 else g[0] for g in deviations[:6])
+        named = "; ".join(d.label for d in deviations[:6])
         more = f"; +{len(deviations) - 6} more" if len(deviations) > 6 else ""
         parts.append(f"{len(deviations)} deviation{'s' if len(deviations) != 1 else ''} ({named}{more})")
     if consequences:

@@ -86,7 +86,7 @@ class FindingStore:
         if not self.counts[clause]:
             self.on_new(finding)
         self.counts[clause] += 1
-        depth, prior = session.moves_in_game(), session.prior - {clause}
+        depth, prior = session.moves_in_game(), session.prior_for(finding)
         cause = self.causes.get(key)
         if cause is None:
             # a fixture's scripted expectation takes no place: the report shows it only when nothing else did

@@ -597,7 +597,7 @@ class _LenientRun:
     def sink(self, finding: Finding, session: Session) -> None:
         if not self.hit and finding.clause == self.clause and self.signature in (None, finding.signature):
             self.hit = True
-            self.prior = session.prior - {self.clause}
+            self.prior = session.prior_for(finding)
 
     def played(self) -> Played:
         return Played(tuple(self.events), tuple(self.origin), self.prior)

@@ -9,10 +9,13 @@ the engine does not list is never blamed on CONTRACT-MOVES-2.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from attrs import frozen
 
 from ruleproof.model.engine import JSONObject, Move, State, Unsupported
 from ruleproof.model.findings import Event, Finding, Setup, Trace
+from ruleproof.model.observed import overlaps
 from ruleproof.properties.base import GameProperties, Ledger
 from ruleproof.properties.contract import CONTRACT_DETERMINISM
 from ruleproof.properties.snapshot import Snapshot, move_key
@@ -44,13 +47,20 @@ class ReplayOutcome:
     def finding_at(self, at: int, clause: str, signature: str | None = None) -> Finding:
         return next(f for i, f in self.found if i == at and f.clause == clause and signature in (None, f.signature))
 
-    def related(self, at: int, clause: str) -> tuple[tuple[str, ...], frozenset[str]]:
-        """The other clauses violated in step ``at`` (``with``), and what had left the rules in earlier
-        steps of its game (``Session.prior``: an invariant broken, a forbidden move taken)."""
-        same = sorted({f.clause for i, f in self.found if i == at} - {clause})
-        k = next(k for k, (i, f) in enumerate(self.found) if i == at and f.clause == clause)
-        prior = self.priors[k] - {clause} if k < len(self.priors) else frozenset()
-        return tuple(same), prior
+    def related(
+        self, at: int, clause: str, signature: str | None = None
+    ) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
+        """The other clauses violated in step ``at`` where ``clause`` (with ``signature``) was, that observed
+        a part of what it observed (``with``, each with its signature: one deviation), and what had left
+        the rules in earlier steps of its game where it looks (``Session.prior_for``)."""
+        k, target = next(
+            (k, f)
+            for k, (i, f) in enumerate(self.found)
+            if i == at and f.clause == clause and signature in (None, f.signature)
+        )
+        return together(target, [f for i, f in self.found if i == at]), self.priors[k] if k < len(
+            self.priors
+        ) else frozenset()
 
     def status(self, clause: str | None) -> str:
         if clause is not None and self.first(clause) is not None:
@@ -58,6 +68,16 @@ class ReplayOutcome:
         if self.found:
             return "other"
         return "diverged" if self.diverged is not None else "fixed"
+
+
+def together(target: Finding, step: Sequence[Finding]) -> tuple[tuple[str, str], ...]:
+    """The findings of one step, other than ``target``'s clause, whose observed parts overlap its own: the
+    same difference seen by another clause (``with``), each clause once with its first signature."""
+    out: dict[str, str] = {}
+    for f in step:
+        if f.clause != target.clause and f.clause not in out and overlaps(f.observed, target.observed):
+            out[f.clause] = f.signature
+    return tuple(sorted(out.items()))
 
 
 def replay(
@@ -76,7 +96,7 @@ def replay(
 
     def sink(finding: Finding, session: Session) -> None:
         found.append((index[0], finding))
-        priors.append(session.prior)
+        priors.append(session.prior_for(finding))
 
     session = Session(engine, props_cls, Ledger(), sink)
     states: list[State] = []

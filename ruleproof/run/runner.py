@@ -38,6 +38,7 @@ from ruleproof.run.minimize import lenient_replay, minimize
 from ruleproof.run.parts import ShardJob, explore_shard, kit_error, run_head, steps_for
 from ruleproof.run.profiles import PROFILES, Profile, hypothesis_settings
 from ruleproof.run.replay import replay
+from ruleproof.run.replay import together as replayed_together
 from ruleproof.run.shards import EXPLORED, Found, Shard, absorb_causes, plan
 from ruleproof.transport.checked import CheckedEngine
 
@@ -455,7 +456,7 @@ def _minimized(run: GameRun, cause: Cause, profile: Profile, declared: JSONObjec
     if at is None:
         return _failure(cause, trace, prior=start.prior, unconfirmed=NOT_REPRODUCED)
     trace = Trace(trace.game, trace.events[: at + 1], outcome.finding_at(at, clause, signature))
-    together, prior = outcome.related(at, clause)
+    together, prior = outcome.related(at, clause, signature)
     return _failure(cause, trace, prior=prior, states=outcome.states[: len(trace.events)], together=together, hint=hint)
 
 
@@ -466,7 +467,7 @@ def _failure(  # noqa: PLR0913 - the parts of a Failure, by name
     prior: frozenset[str],
     states: tuple[State, ...] = (),
     unconfirmed: str = "",
-    together: tuple[str, ...] = (),
+    together: tuple[tuple[str, str], ...] = (),
     hint: frozenset[str] = frozenset(),
 ) -> Failure:
     """The report's entry for a cause; ``follows`` only when its counterexample is not clean: the clauses
@@ -482,8 +483,9 @@ def _failure(  # noqa: PLR0913 - the parts of a Failure, by name
         cause.count,
         states,
         unconfirmed,
-        together,
+        tuple(c for c, _ in together),
         follows,
+        tuple(sig for _, sig in together),
     )
 
 
@@ -495,7 +497,8 @@ def _fixture_failure(run: GameRun, cause: Cause, fixture: Fixture, states: tuple
     at = next((i for i, f in seen if f.key == kept.finding.key), None)
     if at is None:
         return _failure(cause, kept.trace, prior=kept.prior, unconfirmed=NOT_REPRODUCED)
-    together = tuple(sorted({f.clause for i, f in seen if i == at} - {cause.clause}))
+    mine = next(f for i, f in seen if i == at and f.key == kept.finding.key)
+    together = replayed_together(mine, [f for i, f in seen if i == at])
     return _failure(cause, kept.trace, prior=kept.prior, states=states, together=together, hint=cause.earlier)
 
 
@@ -553,7 +556,7 @@ def _confirmed(run: GameRun, cause: Cause) -> Failure:
         return _fixture_failure(run, cause, fixture, outcome.states)
     if at is None:
         return _failure(cause, start.trace, prior=start.prior, unconfirmed=NOT_REPRODUCED)
-    together, prior = outcome.related(at, clause)
+    together, prior = outcome.related(at, clause, signature)
     return _failure(cause, start.trace, prior=prior, states=outcome.states, together=together, hint=cause.earlier)
 
 

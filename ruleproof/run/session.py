@@ -17,8 +17,10 @@ from typing import Any
 
 import orjson
 
-from ruleproof.model.engine import AdapterBroken, EngineError, IllegalMove, Move, State, Unsupported
+from ruleproof.model import observed
+from ruleproof.model.engine import AdapterBroken, EngineError, IllegalMove, JSONObject, Move, State, Unsupported
 from ruleproof.model.findings import Event, Finding, Setup, Trace, message_shape
+from ruleproof.model.observed import overlaps
 from ruleproof.properties.base import GameProperties, Ledger, clause_table
 from ruleproof.properties.contract import (
     CONTRACT_ACCEPT,
@@ -57,6 +59,51 @@ def move_shape(move: Move, snap: Snapshot | None) -> str:
     if hand and any(str(c) not in hand for c in cards):
         parts.append("not in the hand")
     return " ".join(parts)
+
+
+ACCEPTED = "accepted"  # the rule of a finding "the engine accepted a move the rules forbid"
+CHANGED = "changed"  # ... of "a refusal changed the state" (CONTRACT-REJECT-1)
+
+
+def answered(err: EngineError) -> frozenset[str]:
+    """What an error answer observed: an ``internal`` answer is a crash, the same defect whatever request
+    showed it (``observed.crash``)."""
+    return frozenset({observed.crash(message_shape(err.message))}) if err.kind == "internal" else frozenset()
+
+
+def _pieces(move: Move) -> list[Any]:
+    pieces = move.get("cards")
+    if isinstance(pieces, list):
+        return pieces
+    return [move[k] for k in ("card", "tile") if isinstance(move.get(k), str)]
+
+
+def _accepted(move: Move, before: Snapshot) -> frozenset[str]:
+    """A forbidden move taken: the move, its pieces wherever they went, the hand of the seat that made it."""
+    hand = {observed.zone(f"hand/{before.to_act}")} if before.to_act is not None else set()
+    return frozenset({observed.MOVE, *hand}) | observed.cards(_pieces(move))
+
+
+def _stuck(snap: Snapshot) -> frozenset[str]:
+    """A seat to act with no move (or nobody to act): the list, who acts, and the sizes of the hands (a
+    seat runs out of cards first when a card was lost or gained by any hand)."""
+    hands = {observed.size(z) for z in snap.zone_names() if z.startswith("hand/")}
+    if snap.to_act is not None:  # the seat's own hand, which an empty zone left out does not name
+        hands.add(observed.size(f"hand/{snap.to_act}"))
+    return frozenset({observed.TO_ACT, observed.MOVES, *hands})
+
+
+def _listed_twice(dupes: list[Any]) -> frozenset[str]:
+    """A move listed twice: that move, and its pieces (a card held twice lists its play twice)."""
+    return observed.moves(dupes) | observed.cards(c for m in dupes if isinstance(m, dict) for c in _pieces(m))
+
+
+def changed(before: JSONObject, after: JSONObject) -> frozenset[str]:
+    """The fields (and zones) in which two canonical states differ."""
+    atoms = {k for k in set(before) | set(after) if k != "zones" and before.get(k) != after.get(k)}
+    zones_a, zones_b = before.get("zones") or {}, after.get("zones") or {}
+    atoms |= {observed.zone(z) for z in set(zones_a) | set(zones_b) if zones_a.get(z) != zones_b.get(z)}
+    return frozenset(atoms) or frozenset({"state"})
 
 
 def _surely_distinct(moves: tuple[Move, ...]) -> bool:
@@ -103,7 +150,8 @@ class Session:
         self._game_start = 0  # index in events of the current game's new_game
         self._refused: set[int] = set()  # indexes of applied events the engine refused
         self.violations = 0  # findings handed to the sink so far
-        self.prior: frozenset[str] = frozenset()  # what left the rules in earlier steps of this game (_flush)
+        # what took this game's state off the rules in earlier steps, and what each of those touched (_flush)
+        self.taint: list[tuple[str, frozenset[str]]] = []
         self._off_rules = False  # this step took the game off the rules (a forbidden move accepted)
 
     # -- trace -----------------------------------------------------------------------
@@ -113,13 +161,14 @@ class Session:
     def _flush(self) -> None:
         """Hand this step's findings to the sink (each with the trace up to this step).
 
-        While the sink runs, ``prior`` holds what this game's earlier steps did to leave the rules: the
-        clauses of every step that broke an invariant (a state no play by the rules reaches: cards
-        duplicated, a total that fell, a move applied that the rules forbid) or in which the engine
-        took a move it had to refuse.  A violation after such a step may only follow from it; one with
-        nothing before it stands on its own (the independence test, docs/architecture.md).  A
-        deviation that leaves the state within the rules (the wrong seat to lead, a move missing
-        from the list) taints nothing: what comes after is judged from the engine's own state.
+        While the sink runs, ``prior_for(finding)`` tells what this game's earlier steps did to leave
+        the rules that the finding observed: a broken invariant (a state no play by the rules reaches:
+        cards duplicated, a hand of the wrong size, a total that fell), a forbidden move the engine
+        took, a refusal that changed the state.  Each taints what it observed (``Finding.observed``);
+        a violation that observes a tainted part may only follow from it, one that observes none
+        stands on its own (the independence test, docs/architecture.md), however many deviations came
+        before it.  A deviation that leaves the state within the rules (the wrong seat to lead, a move
+        missing from the list) taints nothing: what comes after is judged from the engine's own state.
         """
         pending, self.ledger.pending = self.ledger.pending, []
         off_rules, self._off_rules = self._off_rules, False
@@ -128,12 +177,37 @@ class Session:
         self.violations += len(pending)
         for finding in pending:
             self.sink(finding, self)
-        if off_rules or any(is_invariant(f.clause) for f in pending):
-            self.prior = self.prior | {f.clause for f in pending}
+        for finding in pending:
+            # the move itself is this step's alone: what it did shows in the parts it touched
+            touched = finding.observed - {observed.MOVE}
+            if touched and (is_invariant(finding.clause) or (off_rules and finding.rule in (ACCEPTED, CHANGED))):
+                self.taint.append((finding.clause, touched))
 
-    def _fail(self, clause: str, message: str, expected: Any = None, got: Any = None, *, cause: str = "") -> None:
-        signature = f"contract:{cause or message_shape(message)}"
-        self.ledger.record(Finding(clause, message, expected, got, signature))
+    def prior_for(self, finding: Finding) -> frozenset[str]:
+        """The clauses of earlier steps of this game that took the state off the rules where ``finding``
+        looks: it may be their consequence (``follows``)."""
+        return frozenset(
+            clause for clause, touched in self.taint if clause != finding.clause and overlaps(touched, finding.observed)
+        )
+
+    @property
+    def prior(self) -> frozenset[str]:
+        """Every clause that took this game's state off the rules so far, whatever it touched."""
+        return frozenset(clause for clause, _ in self.taint)
+
+    def _fail(  # noqa: PLR0913 - a finding's parts, the last three by name
+        self,
+        clause: str,
+        message: str,
+        expected: Any = None,
+        got: Any = None,
+        *,
+        cause: str = "",
+        observed: frozenset[str] = frozenset(),
+        rule: str = "",
+    ) -> None:
+        signature = f"contract:{rule + ':' if rule else ''}{cause or message_shape(message)}"
+        self.ledger.record(Finding(clause, message, expected, got, signature, observed or frozenset({clause}), rule))
 
     # -- steps -----------------------------------------------------------------------
     def snapshot(self, state: State) -> Snapshot:
@@ -146,6 +220,7 @@ class Session:
                 "a list of moves",
                 err.kind,
                 cause=f"legal_moves answered {err.kind}",
+                observed=frozenset({observed.MOVES, observed.TO_ACT}) | answered(err),
             )
             moves = ()
         snap = Snapshot(state, moves)
@@ -156,7 +231,7 @@ class Session:
         """``new_game``; Unsupported propagates, a refused declared setup is CONTRACT-SETUP-1."""
         self.events.append(Event("new_game", setup.to_json()))
         self._game_start = len(self.events) - 1
-        self.prior = frozenset()
+        self.taint = []
         try:
             state = self.engine.new_game(setup.game, setup.players, setup.dealer, setup.options)
         except Unsupported:
@@ -168,6 +243,7 @@ class Session:
                 "a state in phase deal",
                 err.kind,
                 cause=f"new_game answered {err.kind}",
+                observed=frozenset({"setup"}) | answered(err),
             )
             self._flush()
             raise Unsupported(f"refused a declared setup: {err.message}") from None
@@ -207,6 +283,7 @@ class Session:
             {"accepted": move},
             err.kind,
             cause=f"refused {move_shape(move, self.snap)} ({err.kind})",
+            observed=frozenset({observed.MOVE, observed.listed(move)}) | answered(err),
         )
 
     def _deal_refused_under(self, err: EngineError) -> str:
@@ -249,6 +326,7 @@ class Session:
                 "illegal_move",
                 err.kind,
                 cause=f"{err.kind} to {move_shape(move, before)}",
+                observed=frozenset({observed.MOVE}) | answered(err),
             )
         else:
             self._fail(
@@ -256,7 +334,9 @@ class Session:
                 f"the engine accepted a move that breaks {clause}",
                 {"rejected": move},
                 {"accepted": move},
-                cause=f"accepted {move_shape(move, before)}",
+                cause=move_shape(move, before),
+                observed=_accepted(move, before),
+                rule=ACCEPTED,
             )
             self._off_rules = True
             self._moved(before, move, state)  # judged like any transition: invariants still hold or fail
@@ -272,7 +352,14 @@ class Session:
         ordered = self.props_cls.ordered_zones
         self.ledger.hit(CONTRACT_REJECT)
         if canonical(now, ordered) != canonical(before.raw, ordered):
-            self._fail(CONTRACT_REJECT, "the state changed after a rejected move", summary(before.raw), summary(now))
+            self._fail(
+                CONTRACT_REJECT,
+                "the state changed after a rejected move",
+                summary(before.raw),
+                summary(now),
+                observed=changed(canonical(before.raw, ordered), canonical(now, ordered)),
+                rule=CHANGED,
+            )
             self._off_rules = True
             self.snap = self.snapshot(now)  # go on from where the engine says it is
 
@@ -311,6 +398,7 @@ class Session:
                 f"replaying the game, new_game refused the setup it took the first time ({err.kind}): {err.message}",
                 {"accepted": setup.to_json()},
                 err.kind,
+                observed=frozenset({"setup"}) | answered(err),
             )
             self._flush()
             return
@@ -326,6 +414,7 @@ class Session:
                         f"replaying the same moves, a move accepted the first time was refused: {err.message}",
                         {"accepted": e.value},
                         err.kind,
+                        observed=frozenset({observed.listed(e.value)}) | answered(err),
                     )
         state = self.engine.checked_state(state)
         again = canonical(state, self.props_cls.ordered_zones)
@@ -335,6 +424,7 @@ class Session:
                 "replaying the same setup and moves gave a different state",
                 summary(final),
                 summary(again),
+                observed=changed(final, again),
             )
             self.snap = self.snapshot(state)
         self._flush()
@@ -350,10 +440,22 @@ class Session:
         want = {"game": setup.game, "players": setup.players, "dealer": setup.dealer, "phase": "deal", "round": 0}
         self.ledger.hit(CONTRACT_SETUP)
         if got != want:
-            self._fail(CONTRACT_SETUP, "new_game must return the setup in phase deal, round 0", want, got)
+            self._fail(
+                CONTRACT_SETUP,
+                "new_game must return the setup in phase deal, round 0",
+                want,
+                got,
+                observed=frozenset(k for k in want if want[k] != got[k]),
+            )
         echoed = {k: s["options"].get(k) for k in setup.options}
         if echoed != setup.options:
-            self._fail(CONTRACT_SETUP, "the state's options must echo the options sent", setup.options, echoed)
+            self._fail(
+                CONTRACT_SETUP,
+                "the state's options must echo the options sent",
+                setup.options,
+                echoed,
+                observed=frozenset({observed.OPTIONS}),
+            )
 
     def _check_contract(self, snap: Snapshot) -> None:
         idle = snap.phase in ("deal", "over")
@@ -365,6 +467,7 @@ class Session:
                 "`result` is null until the game is over, and set once it is",
                 {"phase": snap.phase, "result": "set" if snap.phase == "over" else None},
                 {"phase": snap.phase, "result": result},
+                observed=frozenset({observed.RESULT, observed.PHASE}),
             )
         seen = {"to_act": snap.to_act, "moves": len(snap.moves)}
         if idle and (snap.to_act is not None or snap.moves):
@@ -373,6 +476,7 @@ class Session:
                 f"in phase {snap.phase!r} nobody acts and legal_moves is []",
                 {"to_act": None, "moves": 0},
                 seen,
+                observed=frozenset({observed.TO_ACT, observed.MOVES}),
             )
         if not idle and (snap.to_act is None or not snap.moves):
             self._fail(
@@ -380,6 +484,7 @@ class Session:
                 f"in phase {snap.phase!r} a seat must act and have at least one legal move",
                 {"to_act": "a seat", "moves": "at least 1"},
                 seen,
+                observed=_stuck(snap),
             )
         if snap.moves:
             self.ledger.hit(CONTRACT_DISTINCT)
@@ -390,4 +495,5 @@ class Session:
                     "legal_moves lists a move more than once",
                     "each move once",
                     {"listed more than once": [orjson.loads(d) for d in dupes][:3]},
+                    observed=_listed_twice([orjson.loads(d) for d in dupes]),
                 )

@@ -67,6 +67,11 @@ BUGS: dict[str, Bug] = {
         Bug("pass_dup_internal", "CONTRACT-ERROR-1", "a pass naming one card twice makes the engine fail (`internal`)"),
         Bug("play_bad_request", "CONTRACT-ERROR-1", "a play of a card not held is answered `bad_request`"),
         Bug("end_mid_round", "BM-END-1", "the game ends after the trick that takes a running total to the target"),
+        Bug("first_lead_club", "BM-LEAD-2", "the first lead of a round must be the lowest club in play (the 2C)"),
+        Bug("pass_dup_set", "BM-PASS-1", "a pass naming one card twice is accepted: only its distinct cards move"),
+        Bug("moon_others", "BM-SCORE-4", "a player who takes every heart and the QS scores 0, every other player 26"),
+        # not a deviation: what a Hearts program declares (4 players, `standard`, a game to 100), no clause
+        Bug("hearts_table", "", "declares 4 players, `standard` scoring and a target of 100 only"),
     )
 }
 
@@ -91,6 +96,20 @@ HOUSE: dict[str, HouseRules] = {
             ("pass_left", "end_mid_round", "dealer_right", "spades_swapped", "leader_stale"),
             "a JavaScript engine written from the 52pickup.net text: passes to the left, stops the moment a "
             "player reaches the target, deals to the right, swaps the KS/AS penalties, and reports `leader` late",
+        ),
+        HouseRules(
+            "py_hearts6",
+            ("hearts_rotation", "first_lead_2c", "first_lead_club", "hearts_broken", "moon_others", "pass_dup_set"),
+            "a Python Hearts engine with six deviations, one of them a real bug: round 1 passes left and the pass "
+            "rotates (left, right, across, hold), the 2C holder leads the 2C, hearts must be broken, a moon shot "
+            "scores 26 for each other player, and a pass naming one card twice is accepted (the bug: the passer "
+            "keeps 14 cards, the receiver gets 12)",
+        ),
+        HouseRules(
+            "ts_hearts_moon",
+            ("moon_others", "tie_first", "hearts_table"),
+            "a TypeScript Hearts engine: 4 players, a game to 100, a moon shot scores 26 for each other player, "
+            "and a tie for the lowest total at the end is not shared",
         ),
     )
 }
@@ -186,15 +205,16 @@ class BlackMariaEngine:
     # -- the contract ----------------------------------------------------------------------------
 
     def hello(self) -> JSONObject:
+        declared: JSONObject = {
+            "players": [3, 4],
+            "options": {"scoring": list(SCHEMES), "target": {"min": TARGET_MIN, "max": TARGET_MAX}},
+        }
+        if "hearts_table" in self.bugs:
+            declared = {"players": [4], "options": {"scoring": ["standard"], "target": [100]}}
         return {
             "protocol": 1,
             "engine": {"name": "independent-black-maria", "version": "1.0"},
-            "games": {
-                GAME: {
-                    "players": [3, 4],
-                    "options": {"scoring": list(SCHEMES), "target": {"min": TARGET_MIN, "max": TARGET_MAX}},
-                }
-            },
+            "games": {GAME: declared},
         }
 
     def new_game(self, game: str, players: int, dealer: int, options: JSONObject) -> State:
@@ -207,6 +227,8 @@ class BlackMariaEngine:
         if not _is_int(dealer) or not 0 <= dealer < players:
             raise BadRequest(f"dealer must be a seat 0..{players - 1}, not {dealer!r}")
         scoring, target = self._options(options)
+        if "hearts_table" in self.bugs and (players, scoring, target) != (4, "standard", 100):
+            raise Unsupported("this Hearts program plays 4 players, standard scoring, to 100")
         self._t = _Table(players, dealer, scoring, target)
         return self._snapshot()
 
@@ -327,6 +349,8 @@ class BlackMariaEngine:
             raise IllegalMove(PHASE_CLAUSE[t.phase], f"no pass in phase {t.phase}")
         seat = t.to_act
         self._check_pass(t, seat, cards)
+        if "pass_dup_set" in self.bugs:  # what a set of the named cards does: each distinct card moves once
+            cards = list(dict.fromkeys(cards))
         for c in cards:
             if c in t.hands[seat]:
                 t.hands[seat].remove(c)
@@ -345,7 +369,7 @@ class BlackMariaEngine:
         if len(cards) != len(set(cards)):
             if "pass_dup_internal" in self.bugs:
                 raise InternalError("assertion failed: len(set(selected)) == 3")
-            if "pass_dup" not in self.bugs:
+            if "pass_dup" not in self.bugs and "pass_dup_set" not in self.bugs:
                 raise IllegalMove("BM-PASS-1", "a pass names three different cards")
         if len(cards) != 3:
             raise IllegalMove("BM-PASS-1", f"a pass is exactly 3 cards, not {len(cards)}")
@@ -389,6 +413,10 @@ class BlackMariaEngine:
         return list(hand)
 
     def _leads(self, t: _Table, hand: list[str]) -> list[str]:
+        if "first_lead_club" in self.bugs and t.tricks_done == 0:
+            clubs = sorted((c for p in t.hands for c in p if _suit(c) == "C"), key=_rank)
+            if clubs and clubs[0] in hand:
+                return [clubs[0]]
         if "hearts_broken" in self.bugs and not t.hearts_played:
             other = [c for c in hand if _suit(c) != "H"]
             return other or list(hand)
@@ -452,11 +480,14 @@ class BlackMariaEngine:
     def _round_scores(self, t: _Table) -> list[int]:
         scheme = self._scheme(t)
         got = [sum(_points(c, scheme, self.bugs) for c in pile) for pile in t.won]
-        if "moon_shot" in self.bugs:
-            for seat, pile in enumerate(t.won):
-                if "QS" in pile and sum(_suit(c) == "H" for c in pile) == 13:
-                    got = [0] * t.players
-                    got[seat] = -26
+        for seat, pile in enumerate(t.won):
+            shot = "QS" in pile and sum(_suit(c) == "H" for c in pile) == 13
+            if shot and "moon_shot" in self.bugs:
+                got = [0] * t.players
+                got[seat] = -26
+            elif shot and "moon_others" in self.bugs:
+                got = [26] * t.players
+                got[seat] = 0
         return got
 
     def _reached_mid_round(self, t: _Table) -> bool:

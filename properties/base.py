@@ -239,6 +239,13 @@ class GameProperties:
         """Checks after an illegal move was rejected (beyond 'state unchanged'), on the state the engine
         shows after the refusal: the one before it, or what a refusal that changed it left."""
 
+    def listing_clause(self, snap: Snapshot, missing: Sequence[Move], extra: Sequence[Move]) -> str | None:
+        """The clause a listing of ``snap`` breaks when it lacks ``missing`` and lists ``extra`` (moves a
+        fixture scripts as legal and as forbidden), by the rule logic the checks use on listings, so one
+        bug reads as one clause whether a fixture or the exploration found it; None when the properties
+        have no reading of it (the fixture's own clause stands)."""
+        return None
+
 
 _TABLES: dict[type[GameProperties], tuple[str, ...]] = {}  # the table of each properties class, made once
 

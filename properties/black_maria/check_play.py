@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ruleproof.model import observed as seen
 from ruleproof.model.notation import suit
 from ruleproof.properties.black_maria.cards import HEARTS, PENALTY, best_of, hand_size, play, playable, won_by
+from ruleproof.properties.black_maria.listing import follow_clause, listed_cards
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.black_maria.view import completed, first_trick, held, holds_led, scored_taker, take
 from ruleproof.properties.snapshot import Snapshot, Step, move_diff
@@ -25,10 +26,6 @@ HEARTS_SET = frozenset(HEARTS)
 
 if TYPE_CHECKING:
     from ruleproof.properties.black_maria.props import BlackMariaProperties
-
-
-def _listed(snap: Snapshot) -> set[Any]:
-    return {m.get("card") for m in snap.moves if m.get("type") == "play"}
 
 
 @checks("BM-LEAD-1", "BM-LEAD-2", "BM-FOLLOW-1", "BM-INV-4")
@@ -52,7 +49,7 @@ def lead_moves(props: BlackMariaProperties, step: Step) -> None:
         )
         props.cover("BM-INV-4")
     hand = after.zone(f"hand/{seat}")
-    got = _listed(after)
+    got = listed_cards(after)
     others = [m for m in after.moves if m.get("type") != "play"]
     # a card listed that is not held, or a move of another kind: the phase's rule, BM-FOLLOW-1
     props.expect(
@@ -98,11 +95,11 @@ def follow_moves(props: BlackMariaProperties, step: Step) -> None:
     if after.phase != "play" or after.to_act is None or not trick:
         return
     hand = after.zone(f"hand/{after.to_act}")
-    want, got = set(playable(hand, trick)), _listed(after)
+    want, got = set(playable(hand, trick)), listed_cards(after)
     others = [m for m in after.moves if m.get("type") != "play"]
     ok = got == want and not others
     follows, first = holds_led(hand, trick), first_trick(after, n)
-    clause = _follow_clause(want, got, follows, first)
+    clause = follow_clause(want, got, follows, first)
     props.cover("BM-FOLLOW-1")
     if not follows and first:
         props.cover("BM-LEAD-2")  # a void hand on trick one: hearts and the QS may be discarded
@@ -128,23 +125,15 @@ def _list_cause(hand: list[str], want: set[str], got: set[Any], others: bool) ->
     return "moves of another kind listed" if others else "the same card listed twice"
 
 
-def _follow_clause(want: set[str], got: set[Any], follows: bool, first: bool) -> str:
-    """A void hand's list on the first trick that lacks only hearts and the QS is a first-trick rule
-    (BM-LEAD-2: none here); any other difference is following's (BM-FOLLOW-1)."""
-    if not follows and first and got <= want and want - got and want - got <= PENALTY:
-        return "BM-LEAD-2"
-    return "BM-FOLLOW-1"
-
-
 def _listed_revoke_played(props: BlackMariaProperties, before: Snapshot, card: Any) -> None:
     """A card the engine listed though it does not follow, now played: its list's clause again, in the
     step where BM-INV-3 finds the play outside the rules (so the two read as one deviation)."""
     hand, trick = before.zone(f"hand/{before.to_act}"), before.zone("trick")
     want = set(playable(hand, trick))
-    if card not in _listed(before) or card in want or card not in hand:
+    if card not in listed_cards(before) or card in want or card not in hand:
         return  # a following card; a probe (its own clause judges it); a card not held (card_played)
     props.fail(
-        _follow_clause(want, _listed(before), holds_led(hand, trick), first_trick(before, props.n)),
+        follow_clause(want, listed_cards(before), holds_led(hand, trick), first_trick(before, props.n)),
         f"{card} was played on {trick[0]} although it does not follow",
         {"one of": sorted(want)},
         {"played": card},

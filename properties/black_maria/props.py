@@ -21,6 +21,7 @@ from ruleproof.model.findings import Setup
 from ruleproof.properties.base import GameProperties, IntRange
 from ruleproof.properties.black_maria.cards import DEFAULT_TARGET, GAME
 from ruleproof.properties.black_maria.conservation import conservation
+from ruleproof.properties.black_maria.listing import listing_clause
 from ruleproof.properties.black_maria.probes import bad_moves
 from ruleproof.properties.black_maria.strategies import Steering, deal_from, draw_setups
 from ruleproof.properties.checks import CheckRegistry
@@ -124,6 +125,9 @@ class BlackMariaProperties(GameProperties):
             snap.get("dealer"),
             observed=(seen.DEALER,),
         )
+
+    def listing_clause(self, snap: Snapshot, missing: Sequence[Move], extra: Sequence[Move]) -> str | None:
+        return listing_clause(snap, self.n, list(missing), list(extra))
 
     @checks.hook("BM-INV-1", "BM-DEAL-1")
     def after_rejection(self, snap: Snapshot, move: Move, clause: str) -> None:

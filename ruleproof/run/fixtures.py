@@ -14,7 +14,7 @@ from typing import Any
 
 from attrs import evolve, frozen
 
-from ruleproof.model import schema
+from ruleproof.model import observed, schema
 from ruleproof.model.engine import JSONObject, Unsupported
 from ruleproof.model.findings import Finding, Setup, Violation, message_shape
 from ruleproof.model.fixtures import Fixture, FixtureError, bundled, load_file, unsupported_reason, variants
@@ -33,9 +33,13 @@ class FixtureResult:
     reason: str = ""
 
 
-def expectation(clause: str, where: str, text: str, expected: Any = None, got: Any = None) -> Finding:
+def expectation(
+    clause: str, where: str, text: str, expected: Any = None, got: Any = None, observed: frozenset[str] = frozenset()
+) -> Finding:
     """A fixture's scripted expectation that did not hold; its signature is what it expected, not where."""
-    return Finding(clause, f"{where} {text}", expected, got, f"fixture:{message_shape(text)}")
+    return Finding(
+        clause, f"{where} {text}", expected, got, f"fixture:{message_shape(text)}", observed or frozenset({clause})
+    )
 
 
 def validate(fx: Fixture) -> None:
@@ -204,18 +208,38 @@ def _expect(session: Session, expect: JSONObject, clause: str, where: str) -> No
     ordered = session.props_cls.ordered_zones
     if "state" in expect and not matches(expect["state"], snap.raw, ordered):
         got = _pick(expect["state"], snap.raw)
-        raise Violation(expectation(clause, where, "the state differs from the expectation", expect["state"], got))
+        fields = frozenset(str(k) for k in expect["state"]) if isinstance(expect["state"], dict) else frozenset()
+        raise Violation(
+            expectation(clause, where, "the state differs from the expectation", expect["state"], got, fields)
+        )
     keys = snap.move_keys
     if "legal" in expect:
         want = {move_key(m) for m in expect["legal"]}
         if want != keys:
-            raise Violation(expectation(clause, where, "legal moves differ", _sorted(want), _sorted(keys)))
+            lacks = [m for m in expect["legal"] if move_key(m) not in keys]
+            lists = [m for k, m in snap.keyed.items() if k not in want]
+            rule = _listing(session, lacks, lists, clause)
+            seen = observed.moves([*lacks, *lists])
+            raise Violation(expectation(rule, where, "legal moves differ", _sorted(want), _sorted(keys), seen))
     missing = [m for m in expect.get("legal_includes", []) if move_key(m) not in keys]
     if missing:
-        raise Violation(expectation(clause, where, "these moves must be legal", missing, _sorted(keys)))
+        rule = _listing(session, missing, [], clause)
+        seen = observed.moves(missing)
+        raise Violation(expectation(rule, where, "these moves must be legal", missing, _sorted(keys), seen))
     present = [m for m in expect.get("legal_excludes", []) if move_key(m) in keys]
     if present:
-        raise Violation(expectation(clause, where, "these moves must not be legal", "absent", present))
+        rule = _listing(session, [], present, clause)
+        raise Violation(
+            expectation(rule, where, "these moves must not be legal", "absent", present, observed.moves(present))
+        )
+
+
+def _listing(session: Session, missing: list[Any], extra: list[Any], clause: str) -> str:
+    """The clause a scripted listing difference is filed under: the properties' reading of it (the rule
+    logic of their listing checks), else the step's own clause."""
+    assert session.snap is not None and session.props is not None
+    found = session.props.guarded("listing_clause", session.props.listing_clause, session.snap, missing, extra)
+    return found if isinstance(found, str) else clause
 
 
 def _auto(session: Session, auto: JSONObject, clause: str, where: str) -> None:

@@ -87,9 +87,11 @@ def _accepted(move: Move, before: Snapshot) -> frozenset[str]:
 def _stuck(snap: Snapshot) -> frozenset[str]:
     """A seat to act with no move (or nobody to act): the list, who acts, and the sizes of the hands (a
     seat runs out of cards first when a card was lost or gained by any hand)."""
-    hands = {observed.size(z) for z in snap.zone_names() if z.startswith("hand/")}
-    if snap.to_act is not None:  # the seat's own hand, which an empty zone left out does not name
-        hands.add(observed.size(f"hand/{snap.to_act}"))
+    players = snap.raw.get("players")
+    seats = range(players) if isinstance(players, int) and 0 < players <= 16 else ()
+    hands = {observed.size(f"hand/{s}") for s in seats} | {
+        observed.size(z) for z in snap.zone_names() if z.startswith("hand/")
+    }
     return frozenset({observed.TO_ACT, observed.MOVES, *hands})
 
 

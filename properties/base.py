@@ -93,6 +93,11 @@ class GameProperties:
     # clause -> the situations that tell its readings apart (e.g. MOON-SCORE-1: made exactly, made
     # with overtricks, failed); a clause that passes without reaching them all is `partial`
     situations: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # clause -> the (option, other option) pairs of a house-rule clause whose values interact: the clause
+    # is judged under every declared house value of the option with every declared value of the other
+    # (pairwise coverage, not the full product), each pair a situation of it ("pass=rotate, first_lead=
+    # two_clubs"; recorded by ``paired``); the pairs of undeclared values are not situations at all
+    paired: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
 
     def __init__(self, setup: Setup, ledger: Ledger) -> None:
         self.setup = setup
@@ -149,6 +154,33 @@ class GameProperties:
     def situation(self, clause: str, name: str) -> None:
         """Count ``clause`` as judged in the situation ``name`` (declared in ``situations``)."""
         self.ledger.situation(clause, name)
+
+    def paired_situations(self, clause: str) -> None:
+        """Count ``clause`` as judged under this game's values of each pair of options it interacts with
+        (``paired``): its situations of pairwise coverage."""
+        options = {**self.default_options(self.setup.players, self.setup.options), **self.setup.options}
+        for own, other in self.paired.get(clause, ()):
+            self.ledger.situation(clause, pair_name(own, options.get(own), other, options.get(other)))
+
+    @classmethod
+    def situations_for(cls, declared: JSONObject) -> dict[str, tuple[str, ...]]:
+        """The situations that tell each clause's readings apart for an engine that declares ``declared``
+        (its ``hello`` entry for the game): ``situations``, and for each house-rule clause the pairs of
+        its option's declared house values with every declared value of the options it interacts with."""
+        out = dict(cls.situations)
+        values = declared_values(cls, declared)
+        defaults = cls.default_options(min(declared.get("players") or [0]) or 0, {})
+        for clause, pairs in cls.paired.items():
+            names = [
+                pair_name(own, v, other, w)
+                for own, other in pairs
+                for v in values.get(own, [])
+                if v != defaults.get(own)
+                for w in values.get(other, [])
+            ]
+            if names:
+                out[clause] = (*out.get(clause, ()), *names)
+        return out
 
     def guarded(self, name: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Run one check so that a crash on a strange state never stops the others (it is reported)."""
@@ -245,6 +277,30 @@ class GameProperties:
         bug reads as one clause whether a fixture or the exploration found it; None when the properties
         have no reading of it (the fixture's own clause stands)."""
         return None
+
+
+def pair_name(own: str, value: Any, other: str, value2: Any) -> str:
+    """A situation of pairwise coverage: ``pass=rotate, first_lead=two_clubs`` (JSON values, so that a
+    boolean reads ``true``)."""
+    return f"{own}={_value(value)}, {other}={_value(value2)}"
+
+
+def _value(value: Any) -> str:
+    return value if isinstance(value, str) else "null" if value is None else str(value).lower()
+
+
+def declared_values(props: type[GameProperties], declared: JSONObject) -> dict[str, list[Any]]:
+    """Each list-valued option's values an engine declares (the contract's values when it declares the
+    option without a list)."""
+    options = declared.get("options") or {}
+    out: dict[str, list[Any]] = {}
+    for name, contract in props.options_contract.items():
+        got = options.get(name)
+        if isinstance(got, list):
+            out[name] = list(got)
+        elif isinstance(contract, list) and got is None:
+            out[name] = [props.default_options(min(declared.get("players") or [0]) or 0, {}).get(name)]
+    return out
 
 
 _TABLES: dict[type[GameProperties], tuple[str, ...]] = {}  # the table of each properties class, made once

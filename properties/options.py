@@ -1,5 +1,6 @@
 """CONTRACT-SETUP-2 and -3 on a game's first state: an option the contract forbids was accepted, or
-one left out did not take its default.
+one left out did not take its default; and ``covering``, the option values of the setups drawn, so
+that every pair of values of two options that interact is played (pairwise coverage).
 
 Each game's ``start`` check calls ``judge_start``; the kit's own setups send every option with a
 declared value, so it is silent on them, and the ``new_game`` probes of the smoke stage
@@ -7,6 +8,9 @@ declared value, so it is silent on them, and the ``new_game`` probes of the smok
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ruleproof.properties.base import GameProperties
 from ruleproof.properties.contract import CONTRACT_DEFAULTS, CONTRACT_OPTIONS, forbidden
@@ -39,3 +43,32 @@ def judge_start(props: GameProperties, snap: Snapshot) -> None:
             left_out,
             got,
         )
+
+
+def covering(values: Mapping[str, Sequence[Any]], pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Setups' option values that cover every pair of values of each interacting pair of options, and
+    every value of every option (pairwise coverage, not the full product: a few rows, not thousands).
+    Deterministic (greedy, in the order given), so the same declared values give the same rows."""
+    names = list(values)
+    wanted = {(a, va, b, vb) for a, b in pairs if a in values and b in values for va in values[a] for vb in values[b]}
+    wanted |= {(a, va, a, va) for a in names for va in values[a]}
+    rows: list[dict[str, Any]] = []
+    while wanted:
+        a, va, b, vb = min(wanted, key=lambda p: (names.index(p[0]), str(p[1]), names.index(p[2]), str(p[3])))
+        row: dict[str, Any] = {a: va, b: vb}
+        for name in names:
+            if name not in row:
+                row[name] = max(values[name], key=lambda v, n=name: _gain(wanted, row, n, v))
+        rows.append(row)
+        wanted -= {p for p in wanted if row.get(p[0]) == p[1] and row.get(p[2]) == p[3]}
+    return rows
+
+
+def _gain(wanted: set[tuple[str, Any, str, Any]], row: Mapping[str, Any], name: str, value: Any) -> int:
+    """How many wanted pairs choosing ``value`` for ``name`` would cover, with the row so far."""
+    return sum(
+        1
+        for a, va, b, vb in wanted
+        if (a == name and va == value and row.get(b, value if b == name else object()) == vb)
+        or (b == name and vb == value and row.get(a) == va)
+    )

@@ -105,3 +105,19 @@ def test_an_engine_that_only_plays_to_100_has_its_game_end_judged() -> None:
     }
     with_fixtures = certify_game(CheckedEngine(OnlyToHundred()), "black-maria", PROFILES["ci"])
     assert with_fixtures.clauses["BM-END-1"] == "pass" and not with_fixtures.missing("BM-END-2")
+
+
+def test_covering_plays_every_pair_of_interacting_values_in_a_few_rows() -> None:
+    from itertools import product
+
+    from ruleproof.properties.options import covering
+
+    values = {"a": ["x", "y", "z"], "b": [False, True], "c": [1, 2, 3], "d": ["p", "q"]}
+    pairs = [("a", "b"), ("b", "c"), ("a", "c")]
+    rows = covering(values, pairs)
+    for one, other in pairs:
+        for v, w in product(values[one], values[other]):
+            assert any(r[one] == v and r[other] == w for r in rows), (one, v, other, w)
+    assert all(any(r["d"] == v for r in rows) for v in values["d"])  # every value of an option that pairs with none
+    assert len(rows) < len(list(product(*values.values()))) // 3  # not the full product
+    assert rows == covering(values, pairs)  # the same rows every time

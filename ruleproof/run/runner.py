@@ -223,7 +223,7 @@ class Draft:
         ledger = run.ledger
         situations = {
             clause: {name: ledger.situations.get(clause, Counter())[name] for name in names}
-            for clause, names in props_cls.situations.items()
+            for clause, names in props_cls.situations_for(declared).items()
         }
         return GameReport(
             self.game,
@@ -577,26 +577,35 @@ def verdicts(
         elif clause in skipped:
             out[clause] = "skipped"
         elif ledger.hits.get(clause, 0) > 0:
-            out[clause] = "covered" if clause in props_cls.covered_only else _passed(props_cls, ledger, clause)
+            out[clause] = (
+                "covered" if clause in props_cls.covered_only else _passed(props_cls, ledger, clause, declared)
+            )
         else:
             out[clause] = "untested"
     return out
 
 
-def _passed(props_cls: type[GameProperties], ledger: Ledger, clause: str) -> str:
+def _passed(
+    props_cls: type[GameProperties], ledger: Ledger, clause: str, declared: dict[str, Any] | None = None
+) -> str:
     """``pass`` once every situation the clause names was judged; ``partial`` before that."""
     seen = ledger.situations.get(clause, Counter())
-    return "partial" if any(not seen.get(name) for name in props_cls.situations.get(clause, ())) else "pass"
+    names = props_cls.situations_for(declared or {}).get(clause, ())
+    return "partial" if any(not seen.get(name) for name in names) else "pass"
 
 
 def _skipped_by_options(props_cls: type[GameProperties], declared: dict[str, Any]) -> set[str]:
     """Clauses that only an option value or player count the engine does not declare could exercise."""
     options = declared.get("options", {})
-    skipped: set[str] = set()
+    reachable: dict[str, bool] = {}  # clause -> some value that exercises it is declared
     for (name, value), clauses in props_cls.option_clauses.items():
         allowed = options.get(name)
-        if allowed is not None and not isinstance(allowed, dict) and value not in allowed:
-            skipped.update(clauses)
-        if name == "players" and value not in declared.get("players", []):
-            skipped.update(clauses)
-    return skipped
+        if name == "players":
+            declared_it = value in declared.get("players", [])
+        elif allowed is None:  # not declared: only its default is played
+            declared_it = value == props_cls.default_options(min(declared.get("players") or [0]) or 0, {}).get(name)
+        else:
+            declared_it = isinstance(allowed, dict) or value in allowed
+        for clause in clauses:
+            reachable[clause] = reachable.get(clause, False) or declared_it
+    return {clause for clause, yes in reachable.items() if not yes}

@@ -279,6 +279,24 @@ class GameProperties:
         return None
 
 
+def rules_judged(props: type[GameProperties], declared: JSONObject) -> tuple[str, ...]:
+    """The options an engine declares with other values than the document's rule alone, as reports name
+    them ("pass rotate", "moon others_score", "scoring any" when it declares every value)."""
+    defaults = props.default_options(min(declared.get("players") or [0]) or 0, {})
+    out = []
+    for name, values in declared_values(props, declared).items():
+        if values == [defaults.get(name)]:
+            continue
+        contract = props.options_contract.get(name)
+        every = (
+            isinstance(contract, list)
+            and len(values) > 1
+            and {_value(v) for v in values} >= {_value(v) for v in contract}
+        )
+        out.append(f"{name} {'any' if every else '/'.join(_value(v) for v in values)}")
+    return tuple(out)
+
+
 def pair_name(own: str, value: Any, other: str, value2: Any) -> str:
     """A situation of pairwise coverage: ``pass=rotate, first_lead=two_clubs`` (JSON values, so that a
     boolean reads ``true``)."""

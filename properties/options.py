@@ -58,7 +58,8 @@ def covering(values: Mapping[str, Sequence[Any]], pairs: Sequence[tuple[str, str
         row: dict[str, Any] = {a: va, b: vb}
         for name in names:
             if name not in row:
-                row[name] = max(values[name], key=lambda v, n=name: _gain(wanted, row, n, v))
+                gains = [_gain(wanted, row, name, v) for v in values[name]]
+                row[name] = values[name][gains.index(max(gains))]
         rows.append(row)
         wanted -= {p for p in wanted if row.get(p[0]) == p[1] and row.get(p[2]) == p[3]}
     return rows

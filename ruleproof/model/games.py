@@ -50,6 +50,7 @@ class GameSpec:
     mutants: str  # the mutant gallery (tests only)
     notation: Notation  # "card": a standard deck ("QS"); "fool": FOOL!'s ("G27", "1"); "tile": dominoes ("6-4")
     layout: Layout  # how reports draw its table
+    title: str = field(default=Factory(lambda self: self.name, takes_self=True))  # the game's name in prose
     schema: str = field(default=Factory(lambda self: f"{self.name}.json", takes_self=True))
     fixtures: str = field(default=Factory(lambda self: self.name, takes_self=True))
     rules_doc: str = field(default=Factory(lambda self: f"{self.name}.md", takes_self=True))
@@ -65,6 +66,7 @@ SPECS: tuple[GameSpec, ...] = (
         mutants="tests.mutants.black_maria",
         notation="card",
         layout=Layout(("hand", "passing", "won"), ("trick", "removed"), ("deck",)),
+        title="Black Maria",
     ),
     GameSpec(
         name="idiot",
@@ -74,6 +76,7 @@ SPECS: tuple[GameSpec, ...] = (
         mutants="tests.mutants.idiot",
         notation="card",
         layout=Layout(("hand", "face_up", "face_down"), ("discard",), ("draw", "burned", "deck")),
+        title="Idiot",
     ),
     GameSpec(
         name="fool",
@@ -83,6 +86,7 @@ SPECS: tuple[GameSpec, ...] = (
         mutants="tests.mutants.fool",
         notation="fool",
         layout=Layout(("hand",), ("trick",), ("played", "unused", "deck"), ("tens", "penalties")),
+        title="Fool",
     ),
     GameSpec(
         name="moon",
@@ -92,6 +96,7 @@ SPECS: tuple[GameSpec, ...] = (
         mutants="tests.mutants.moon",
         notation="tile",
         layout=Layout(("hand", "won"), ("trick", "widow", "discarded"), ("deck",)),
+        title="Three-Player Moon",
     ),
 )
 

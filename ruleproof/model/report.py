@@ -19,6 +19,7 @@ from attrs import evolve, field, frozen
 
 from ruleproof.model.engine import JSON, AdapterBroken, JSONObject, State
 from ruleproof.model.findings import Event, Finding, Trace
+from ruleproof.model.games import BY_NAME
 
 STATUSES = ("pass", "partial", "fail", "untested", "skipped", "covered", "xfail", "xpass")
 # xfail: failed and listed in --expect; xpass: listed but passed (the list is out of date: an unexpected result)
@@ -160,6 +161,16 @@ class GameReport:
     seconds: float = 0.0
     expected: dict[str, str] = field(factory=dict)  # clause -> reason, from --expect
     baseline: BaselineDiff | None = None  # set by --baseline
+    # the rules it was judged under: each option the engine declares with other values than the document's
+    # rule alone, as "pass rotate", "moon others_score" ("pass any": every value of the contract)
+    rules: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """The game and the rules judged: "Black Maria (pass rotate, moon others_score)", so that two
+        certificates of one engine under different house rules are never confused."""
+        name = BY_NAME[self.game].title if self.game in BY_NAME else self.game
+        return f"{name} ({', '.join(self.rules)})" if self.rules else name
 
     @property
     def verdict(self) -> str:
@@ -234,6 +245,8 @@ class GameReport:
     def to_json(self) -> JSONObject:
         out: JSONObject = {
             "verdict": self.verdict,
+            "title": self.title,
+            "rules": list(self.rules),
             "interrupted": self.interrupted,
             "seconds": round(self.seconds, 3),
             "clauses": {c: self.clause_json(c) for c in self.clauses},
@@ -277,6 +290,7 @@ class GameReport:
             seconds=float(data.get("seconds") or 0.0),
             expected={c: str(v["expected"]) for c, v in clauses.items() if "expected" in v},
             baseline=BaselineDiff.from_json(data["baseline"]) if data.get("baseline") else None,
+            rules=tuple(str(r) for r in data.get("rules") or ()),
         )
 
 

@@ -41,7 +41,21 @@ BASELINE_NOTES = {
 BROKE = "broke the rule"  # the mark on the seat that moved in the violating step
 # Certificate fields the page draws itself; any other field (a newer certificate's) is listed as JSON.
 DRAWN_TOP = {"verdict", "engine", "profile", "seed", "games", "interrupted", "interrupted_by", "not_run"}
-DRAWN_GAME = {"verdict", "interrupted", "seconds", "clauses", "failures", "fixtures", "skipped", "broken", "baseline"}
+DRAWN_GAME = {
+    "verdict",
+    "interrupted",
+    "seconds",
+    "clauses",
+    "failures",
+    "fixtures",
+    "skipped",
+    "broken",
+    "baseline",
+    "title",
+    "rules",
+    "deviations",
+    "consequences",
+}
 
 
 @frozen
@@ -105,6 +119,7 @@ class FailureView:
 @frozen
 class GameView:
     game: str
+    title: str  # the game and the rules judged: "Black Maria (pass rotate, moon others_score)"
     verdict: str
     seconds: Any
     rows: tuple[ClauseRow, ...]
@@ -291,6 +306,7 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
     deviations, consequences = (grouped(data, failures, key) for key in ("deviations", "consequences"))
     return GameView(
         game=game,
+        title=_str(data.get("title") or game),
         verdict=_str(data.get("verdict", "?")),
         seconds=data.get("seconds"),
         rows=tuple(rows),
@@ -309,23 +325,26 @@ def game_view(game: str, data: Mapping[str, Any]) -> GameView:
 
 def grouped(data: Mapping[str, Any], failures: tuple[FailureView, ...], key: str) -> tuple[DeviationView, ...]:
     """The certificate's deviations (or consequences), each named and linked to its first failure; a
-    certificate without the list (an older one) gives one per failing clause, by its ``follows``."""
-    listed = data.get(key)
-    if not isinstance(listed, list):
-        entries = _entries(data)
-        clauses = [
-            c
-            for c, e in entries.items()
-            if e.get("status") == "fail" and bool(e.get("follows")) == (key != "deviations")
-        ]
-        listed = [
-            {"label": c, "clause": c, "failures": [i for i, f in enumerate(failures) if f.clause == c][:1]}
-            for c in clauses
-        ]
+    failing clause neither list names (an older or hand-made certificate) counts once, by its ``follows``."""
+    given = data.get(key)
+    listed = [d for d in given if isinstance(d, dict)] if isinstance(given, list) else []
+    named = {
+        _str(c)
+        for k in ("deviations", "consequences")
+        for d in _list(data.get(k) or [])
+        if isinstance(d, dict)
+        for c in _list(d.get("clauses") or [])
+    }
+    for clause, entry in _entries(data).items():
+        if (
+            entry.get("status") == "fail"
+            and clause not in named
+            and bool(entry.get("follows")) == (key != "deviations")
+        ):
+            first = [i for i, f in enumerate(failures) if f.clause == clause][:1]
+            listed.append({"label": clause, "clause": clause, "failures": first, "follows": entry.get("follows")})
     out = []
     for d in listed:
-        if not isinstance(d, dict):
-            continue
         heads = [failures[i] for i in _list(d.get("failures")) if isinstance(i, int) and 0 <= i < len(failures)]
         head = next((f for f in heads if f.clause == d.get("clause")), heads[0] if heads else None)
         follows = tuple(_str(c) for c in _list(d.get("follows"))) if d.get("follows") else ()

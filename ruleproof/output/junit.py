@@ -50,6 +50,9 @@ def junit_xml(cert: Certificate) -> str:
 def _game_suite(suites: ET.Element, cert: Certificate, r: GameReport) -> tuple[ET.Element, dict[str, int]]:
     """A game's test suite and its counts: its ``certify`` case first, then a case per clause."""
     suite = ET.SubElement(suites, "testsuite", name=r.game, time=f"{r.seconds:.3f}")
+    # the rules it was judged under, so that two runs of one engine under other house rules read apart
+    props = ET.SubElement(suite, "properties")
+    ET.SubElement(props, "property", name="rules", value=r.title)
     counts = {"tests": 1, "failures": 0, "errors": 0, "skipped": 0}
     stop = _stop_of(r)
     work = _stop_case(suite, f"ruleproof.{r.game}", *stop) if stop else _work_case(suite, r)

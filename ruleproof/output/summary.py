@@ -40,7 +40,7 @@ def _game(cert: Certificate, r: GameReport) -> list[str]:
     for status in r.clauses.values():
         counts[status] = counts.get(status, 0) + 1
     lines = [
-        f"### {MARK.get(r.verdict, '')} {r.game}: {r.verdict}",
+        f"### {MARK.get(r.verdict, '')} {r.title}: {r.verdict}",
         "",
         ", ".join(f"{n} {s}" for s, n in counts.items()) + f" · {r.stats.get('calls', 0):,} engine calls",
         "",

@@ -110,7 +110,7 @@ def summary_line(reports: Sequence[GameReport]) -> str:
 def clause_table(r: GameReport) -> Table:
     """One game's verdicts, a row per clause, with the first failure's message or why it stands as it does."""
     verdict = r.verdict
-    table = Table(title=f"{r.game}: {verdict}", title_style=STATUS_STYLE.get(verdict, ""), show_lines=False)
+    table = Table(title=f"{r.title}: {verdict}", title_style=STATUS_STYLE.get(verdict, ""), show_lines=False)
     table.add_column("clause")
     table.add_column("verdict")
     table.add_column("checks", justify="right")

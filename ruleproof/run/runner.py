@@ -30,7 +30,7 @@ from ruleproof.model.findings import Finding, Trace
 from ruleproof.model.fixtures import Fixture
 from ruleproof.model.report import NOT_REPRODUCED, Failure, GameReport, Stopped
 from ruleproof.properties import properties_for
-from ruleproof.properties.base import GameProperties, Ledger
+from ruleproof.properties.base import GameProperties, Ledger, rules_judged
 from ruleproof.run.causes import Cause, FindingStore
 from ruleproof.run.events import ClauseFailed, Emit, Explored, GameStarted, StageStarted, nothing
 from ruleproof.run.fixtures import run_fixture
@@ -241,6 +241,7 @@ class Draft:
             stats=self.stats,
             check_errors=tuple(f"{what} (x{n})" for what, n in ledger.check_errors.items()),
             seconds=seconds,
+            rules=rules_judged(props_cls, declared) if declared else (),
         )
 
 

@@ -43,6 +43,7 @@ from ruleproof.model.clauses import clause_line, clause_text
 from ruleproof.model.engine import EngineFactory, JSONObject, Move, State, Unsupported, load_factory, make_engine
 from ruleproof.model.errors import UsageError
 from ruleproof.model.findings import Finding, Setup, Trace
+from ruleproof.model.observed import overlaps
 from ruleproof.output.render import LAST_STEPS, Step, step_line
 from ruleproof.output.table import compact
 from ruleproof.properties import available_games, known_clauses, properties_for
@@ -365,7 +366,12 @@ class GameMachine(RuleBasedStateMachine):
                 f"a check of ruleproof crashed (a bug of the kit): {next(iter(self.ledger.check_errors))}"
             )
         found, self.found = self.found, []
-        failing = [f for f, prior in found if not self._excused(f, prior)]
+        declared = [f for f, _ in found if f.clause in self.deviations]
+        failing = [
+            f
+            for f, prior in found
+            if not self._excused(f, prior) and not any(overlaps(f.observed, d.observed) for d in declared)
+        ]  # broken with a declared deviation in its step, observing the same difference: expected with it
         if failing:
             # a step that broke a rule and an invariant at once is reported by its rule (what went wrong),
             # the invariant named with it: what every state has is broken by some rule first

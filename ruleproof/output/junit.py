@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from ruleproof.model.certificate import Certificate
-from ruleproof.model.report import GameReport
+from ruleproof.model.report import Failure, GameReport
 from ruleproof.output.files import write_atomic
 from ruleproof.run.events import Event, RunFinished
 
@@ -53,6 +53,11 @@ def _game_suite(suites: ET.Element, cert: Certificate, r: GameReport) -> tuple[E
     # the rules it was judged under, so that two runs of one engine under other house rules read apart
     props = ET.SubElement(suite, "properties")
     ET.SubElement(props, "property", name="rules", value=r.title)
+    # the deviations as every output counts them (``GameReport.deviations``): the count, then the first
+    deviations = r.deviations()
+    ET.SubElement(props, "property", name="deviations", value=str(len(deviations)))
+    if deviations:
+        ET.SubElement(props, "property", name="first_deviation", value=deviations[0].label)
     counts = {"tests": 1, "failures": 0, "errors": 0, "skipped": 0}
     stop = _stop_of(r)
     work = _stop_case(suite, f"ruleproof.{r.game}", *stop) if stop else _work_case(suite, r)
@@ -108,22 +113,31 @@ def _work_case(suite: ET.Element, r: GameReport) -> ET.Element:
     return case
 
 
+def _cause_text(cert: Certificate, r: GameReport, clause: str, k: int, f: Failure, n: int) -> str:
+    """One cause of a failing clause: what it found, expected and got, its trace and how to replay it."""
+    path = cert.trace_file(r.game, clause, k)
+    return "\n".join(
+        line
+        for line in [
+            f"cause {k + 1} of {n}: {f.finding.message}" if n > 1 else "",
+            f"expected: {json.dumps(f.finding.expected)}",
+            f"got: {json.dumps(f.finding.got)}",
+            f"trace ({len(f.trace.events)} steps): {json.dumps(f.trace.moves())}",
+            f"replay: {cert.replay_command(path)}" if path else "",
+        ]
+        if line
+    )
+
+
 def _clause_outcome(cert: Certificate, r: GameReport, clause: str, status: str, case: ET.Element) -> str:
     """Fill one clause's test case; the JUnit count it adds to ("" for a pass)."""
     if status == "fail":
-        f = r.failure(clause)
+        causes = r.failures_of(clause)
+        f = causes[0] if causes else None
         after = f"fail, after {', '.join(r.follows(clause))}: " if r.follows(clause) else ""
-        node = ET.SubElement(case, "failure", message=after + (f.finding.message if f else clause), type=clause)
-        path = cert.trace_file(r.game, clause)
-        if f is not None:
-            node.text = "\n".join(
-                [
-                    f"expected: {json.dumps(f.finding.expected)}",
-                    f"got: {json.dumps(f.finding.got)}",
-                    f"trace ({len(f.trace.events)} steps): {json.dumps(f.trace.moves())}",
-                    f"replay: {cert.replay_command(path)}" if path else "",
-                ]
-            )
+        more = f" (and {len(causes) - 1} more cause{'s' if len(causes) > 2 else ''})" if len(causes) > 1 else ""
+        node = ET.SubElement(case, "failure", message=after + (f.finding.message if f else clause) + more, type=clause)
+        node.text = "\n\n".join(_cause_text(cert, r, clause, k, c, len(causes)) for k, c in enumerate(causes))
         return "failures"
     if status == "xfail":  # a declared deviation: skipped, carrying the reason (pytest's own convention)
         ET.SubElement(case, "skipped", type="pytest.xfail", message=f"xfail: {r.expected.get(clause, '')}")

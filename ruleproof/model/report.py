@@ -366,8 +366,9 @@ class Deviation:
 
     @property
     def clause(self) -> str:
-        """The clause it is filed under: the forbidden move's clause when the engine took one, else the
-        first rule (not an invariant, not the contract's) broken, else the first clause."""
+        """The clause it is filed under: the forbidden move's clause when the engine took one (or
+        CONTRACT-REJECT-1 when a refusal changed the state), else the first rule (not an invariant, not
+        the contract's) broken, else the first clause."""
         return self.clauses[0]
 
     @property
@@ -390,8 +391,8 @@ class Deviation:
 def _rank(clause: str, failures: tuple[Failure, ...]) -> int:
     """Which clause a deviation is filed under: an accepted forbidden move's, a rule's, an invariant's, the
     contract's."""
-    if any(f.finding.clause == clause and f.finding.rule == "accepted" for f in failures):
-        return 0
+    if any(f.finding.clause == clause and f.finding.rule in ("accepted", "changed") for f in failures):
+        return 0  # the engine took a move it had to refuse, or a refusal changed the state: the root
     if clause.startswith("CONTRACT-"):
         return 3
     return 2 if "-INV-" in clause else 1

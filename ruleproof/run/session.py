@@ -104,7 +104,10 @@ def changed(before: JSONObject, after: JSONObject) -> frozenset[str]:
     """The fields (and zones) in which two canonical states differ."""
     atoms = {k for k in set(before) | set(after) if k != "zones" and before.get(k) != after.get(k)}
     zones_a, zones_b = before.get("zones") or {}, after.get("zones") or {}
-    atoms |= {observed.zone(z) for z in set(zones_a) | set(zones_b) if zones_a.get(z) != zones_b.get(z)}
+    for z in set(zones_a) | set(zones_b):
+        was, now = zones_a.get(z) or [], zones_b.get(z) or []
+        if was != now:  # the zone, and the pieces that left or joined it (a card lost is a card observed)
+            atoms |= {observed.zone(z), *observed.cards((Counter(was) - Counter(now)) + (Counter(now) - Counter(was)))}
     return frozenset(atoms) or frozenset({"state"})
 
 

@@ -19,7 +19,8 @@ from ruleproof.run.lockstep import WitnessedEngine
 
 TEST = DiffProfile("test", max_examples=30, steps=300, derandomize=True, minimize_replays=30)  # ci, fewer replays
 MODULES = {g: importlib.import_module(f"tests.independent.{g.replace('-', '_')}") for g in available_games()}
-BUGS = [(game, name) for game, module in MODULES.items() for name in module.BUGS]
+# a "bug" with no clause only narrows what the engine declares (a house set's declaration): no divergence
+BUGS = [(game, name) for game, module in MODULES.items() for name, bug in module.BUGS.items() if bug.clause]
 # A bug only a rare position shows (going out with a 2 after a failed blind play picked the pile up):
 # the ci budget finds it for some seeds only (2 of 6 measured), the thorough one from seed 0.
 RARE = {("idiot", "out_two_followup"): (DIFF_PROFILES["thorough"], 0)}

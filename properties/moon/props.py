@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
-from ruleproof.model.engine import JSONObject
+from ruleproof.model.engine import JSONObject, Move
 from ruleproof.model.findings import Setup
 from ruleproof.model.notation import MOON_TILES
 from ruleproof.properties import draws
@@ -102,6 +102,11 @@ class MoonProperties(GameProperties):
         if not snap.zone("trick") and self.steer is None:
             self.steer = STEER_OVER if shot else rest % len(STEERS)
         return steer_play(self, snap, rest // len(STEERS)) or m
+
+    def listing_clause(self, snap: Snapshot, missing: Sequence[Move], extra: Sequence[Move]) -> str | None:
+        from ruleproof.properties.moon.check_follow import listing_clause  # the check module imports this one
+
+        return listing_clause(self, snap, missing, extra)
 
     @checks.hook(
         "MOON-SETUP-2",

@@ -30,8 +30,11 @@ With ``--scale`` it prints only these instead (issue 25), for each game asked:
     det_calls (the determinism replays) and calls_per_step, from the
     certificate's stats, for the reference in process, the reference over the
     pipe (``ruleproof serve``, which declares ``moves``: one call a step) and
-    the game's house-rules engine (failing), with the ratio of each one's total
-    calls to the in-process reference's (target for a failing engine: <= 1.5);
+    the game's house-rules engine (failing; in process it makes the calls an
+    engine without ``moves`` makes over the pipe), with the share of the calls
+    spent minimizing (``min``; target at most a fifth) and the ratio of each
+    one's total calls to the in-process reference's (target for a failing
+    engine: <= 1.5; at most 2.5 calls a step);
 (h) ``ruleproof certify --engine ruleproof.reference:ReferenceEngine`` (and the
     house-rules engine), ``ruleproof.cli.main`` in process, against
     ``certify_game`` on the same engine: the CLI wraps it in its deadline
@@ -297,7 +300,8 @@ def calls_line(label: str, report: GameReport, seconds: float, passing: GameRepo
     ratio = f"{stats['calls'] / passing.stats['calls']:>6.2f}" if passing is not None else f"{'':>6}"
     return (
         f"  {label:<24} {report.verdict:<5} {stats['steps']:>7} {stats['calls']:>8} {stats['det_calls']:>7}"
-        f" {stats['calls_per_step']:>6} {ratio} {seconds:>8.1f}"
+        f" {stats['calls_per_step']:>6} {stats.get('minimize_calls', 0) / max(stats['calls'], 1):>6.0%} {ratio}"
+        f" {seconds:>8.1f}"
     )
 
 
@@ -336,7 +340,8 @@ def scale_game(game: str, profile: str, work: Path) -> None:
     the game's house-rules engine (failing) against the passing reference."""
     print(f"\n{game} at {profile}: engine calls (certify_game, whole certification)")
     print(
-        f"  {'engine':<24} {'verd':<5} {'steps':>7} {'calls':>8} {'det':>7} {'c/step':>6} {'x ref':>6} {'seconds':>8}"
+        f"  {'engine':<24} {'verd':<5} {'steps':>7} {'calls':>8} {'det':>7} {'c/step':>6} {'min':>6} {'x ref':>6}"
+        f" {'seconds':>8}"
     )
     reference = timed_certify(game, house_engine(REFERENCE), profile)
     print(calls_line("reference in process", *reference), flush=True)

@@ -12,7 +12,10 @@ import pytest
 from ruleproof.properties import properties_for
 from ruleproof.properties.checks import Check
 from ruleproof.reference import ReferenceEngine
-from ruleproof.run.events import ClauseFailed, Event, GameStarted, StageStarted
+from ruleproof.model.certificate import without_timings
+from ruleproof.output.progress import estimate_line
+from ruleproof.run.events import ClauseFailed, Estimated, Event, GameStarted, StageStarted
+from ruleproof.run.parts import expected_calls
 from ruleproof.run.runner import PROFILES, certify_game
 from ruleproof.transport.checked import CheckedEngine
 from tests.mutants.moon import OvertricksScored
@@ -31,6 +34,22 @@ def test_the_stages_run_in_order_and_are_told_as_events() -> None:
     assert stages[:3] == ["smoke", "fixtures", "exploring"]
     assert report.verdict == "pass" and not report.failures
     assert report.stats["examples"] == PROFILES["dev"].max_examples
+
+
+def test_the_run_tells_what_a_call_costs_and_how_long_exploring_will_take() -> None:
+    report, events = certify(ReferenceEngine())
+    (estimate,) = [e for e in events if isinstance(e, Estimated)]
+    started = [e.stage for e in events if isinstance(e, StageStarted)]
+    # told once the head has run (smoke and fixtures measured the cost), before the exploration
+    assert events.index(estimate) < next(i for i, e in enumerate(events) if getattr(e, "stage", "") == "exploring")
+    assert "exploring" in started and estimate.calls == expected_calls("moon", PROFILES["dev"])
+    assert 0 < estimate.seconds_per_call and 0 < estimate.seconds <= estimate.at_most
+    assert estimate.seconds == pytest.approx(estimate.seconds_per_call * estimate.calls)
+    assert report.stats["seconds_per_call"] > 0 and report.stats["estimated_seconds"] > 0
+    # a measure of time: outside what the same seed must reproduce
+    assert "seconds_per_call" not in without_timings(report.stats)
+    line = estimate_line(estimate)
+    assert line.startswith("moon: ") and "µs an engine call" in line and "at most" in line, line
 
 
 def test_a_failing_engine_gets_minimized_confirmed_failures_and_clause_events() -> None:

@@ -21,6 +21,7 @@ from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElaps
 
 from ruleproof.run.events import (
     ClauseFailed,
+    Estimated,
     Event,
     Explored,
     GameFinished,
@@ -61,6 +62,23 @@ class Status:
         return ", ".join(parts)
 
 
+def estimate_line(event: Estimated) -> str:
+    """``black-maria: 41 µs an engine call; exploring takes about 1m 20s (at most 2m 0s with minimizing)``."""
+    return (
+        f"{event.game}: {event.seconds_per_call * 1e6:,.0f} µs an engine call (smoke and fixtures); "
+        f"exploring {event.calls:,} calls takes about {_duration(event.seconds)} "
+        f"(at most {_duration(event.at_most)} if clauses fail and are minimized)"
+    )
+
+
+def _duration(seconds: float) -> str:
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    hours, rest = divmod(whole, 3600)
+    return (f"{hours}h " if hours else "") + f"{rest // 60}m {rest % 60:02d}s"
+
+
 class LiveProgress:
     """A spinner line per game on a terminal, rewritten as the run goes."""
 
@@ -82,6 +100,8 @@ class LiveProgress:
             self.tasks[event.game] = (self.progress.add_task(status.line(), game=event.game), status)
         elif isinstance(event, RunFinished):
             self.progress.stop()
+        elif isinstance(event, Estimated):
+            self.progress.console.print(escape(estimate_line(event)), highlight=False)
         elif isinstance(event, GameFinished):
             task, _ = self.tasks[event.report.game]
             verdict = event.report.verdict
@@ -116,6 +136,8 @@ class LogProgress:
             self.status = None
         elif isinstance(event, RunFinished):
             self.done.set()
+        elif isinstance(event, Estimated):
+            self._write(estimate_line(event), now)
         elif self.status is not None and self.status.game == getattr(event, "game", None):
             changed = isinstance(event, StageStarted) and event.stage != self.status.stage
             _apply(self.status, event, now)

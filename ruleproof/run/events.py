@@ -56,6 +56,19 @@ class Explored:
 
 
 @frozen
+class Estimated:
+    """After the smoke stage and the fixtures: what one engine call cost there (the kit's checks of its
+    step included) and, at that cost, how long the exploration will take on one worker, and at most
+    with minimizing (a failing engine).  A measure of time, never a budget: it decides nothing."""
+
+    game: str
+    seconds_per_call: float
+    calls: int  # the exploration's expected engine calls at the profile
+    seconds: float  # the exploration's expected length
+    at_most: float  # ... with minimizing at its full budget (an engine that fails clauses)
+
+
+@frozen
 class ClauseFailed:
     """A clause failed for the first time in this game."""
 
@@ -76,7 +89,9 @@ class RunFinished:
     certificate: Certificate
 
 
-Event: TypeAlias = RunStarted | GameStarted | StageStarted | Explored | ClauseFailed | GameFinished | RunFinished
+Event: TypeAlias = (
+    RunStarted | GameStarted | StageStarted | Estimated | Explored | ClauseFailed | GameFinished | RunFinished
+)
 Emit = Callable[[Event], None]
 
 

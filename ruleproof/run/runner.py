@@ -32,10 +32,10 @@ from ruleproof.model.report import NOT_REPRODUCED, Failure, GameReport, Stopped
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import GameProperties, Ledger, rules_judged
 from ruleproof.run.causes import Cause, FindingStore
-from ruleproof.run.events import ClauseFailed, Emit, Explored, GameStarted, StageStarted, nothing
+from ruleproof.run.events import ClauseFailed, Emit, Estimated, Explored, GameStarted, StageStarted, nothing
 from ruleproof.run.fixtures import run_fixture
 from ruleproof.run.minimize import lenient_replay, minimize
-from ruleproof.run.parts import ShardJob, explore_shard, kit_error, run_head, steps_for
+from ruleproof.run.parts import ShardJob, expected_calls, explore_shard, kit_error, run_head, steps_for
 from ruleproof.run.profiles import PROFILES, Profile, hypothesis_settings
 from ruleproof.run.replay import replay
 from ruleproof.run.replay import together as replayed_together
@@ -105,6 +105,8 @@ def collect(  # noqa: PLR0913 - what to run of a game, by name
         )
         run.declared = declared
         run.absorb(found)
+        if properties and declared and run.draft.broken is None:
+            run.estimate(profile)
     else:
         run.declared = run.engine.hello()["games"][run.game]
     if run.declared and properties and run.draft.broken is None and not run.should_stop():
@@ -188,7 +190,9 @@ def finish(run: GameRun, profile: Profile) -> GameReport:
     draft, engine = run.draft, run.engine
     if draft.broken is None and not run.stopping.is_set():  # a stop keeps what was found: nothing is minimized
         run.stage("minimizing")
+        calls0 = engine.calls
         run.guarded(lambda: _minimize_all(run, profile, run.explored_calls, run.declared))
+        draft.stats["minimize_calls"] = engine.calls - calls0  # its share of the run, tracked by bench/
     if draft.broken is None and run.stopping.is_set():
         draft.interrupted = True
         why = f"a bug of ruleproof stopped the run: {draft.kit_error}" if draft.kit_error else "stopped on request"
@@ -281,6 +285,18 @@ class GameRun:
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
+
+    def estimate(self, profile: Profile) -> None:
+        """What a call cost in the head (smoke and fixtures) and how long the exploration will take at
+        that cost: told to the outputs and kept in the stats, outside what a seed reproduces."""
+        if not self.calls:  # the head's calls, merged
+            return
+        per_call = self.elapsed() / self.calls
+        expected = expected_calls(self.game, profile)
+        seconds = per_call * expected
+        self.draft.stats["seconds_per_call"] = round(per_call, 6)
+        self.draft.stats["estimated_seconds"] = round(seconds, 1)
+        self.emit(Estimated(self.game, per_call, expected, seconds, seconds * (1 + profile.minimize_share)))
 
     def stage(self, name: str, detail: str = "") -> None:
         self.current = name

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from ruleproof.model.certificate import without_timings
+from ruleproof.output.progress import estimate_line
 from ruleproof.properties import properties_for
 from ruleproof.properties.checks import Check
 from ruleproof.reference import ReferenceEngine
-from ruleproof.model.certificate import without_timings
-from ruleproof.output.progress import estimate_line
 from ruleproof.run.events import ClauseFailed, Estimated, Event, GameStarted, StageStarted
 from ruleproof.run.parts import expected_calls
 from ruleproof.run.runner import PROFILES, certify_game
@@ -43,7 +43,7 @@ def test_the_run_tells_what_a_call_costs_and_how_long_exploring_will_take() -> N
     # told once the head has run (smoke and fixtures measured the cost), before the exploration
     assert events.index(estimate) < next(i for i, e in enumerate(events) if getattr(e, "stage", "") == "exploring")
     assert "exploring" in started and estimate.calls == expected_calls("moon", PROFILES["dev"])
-    assert 0 < estimate.seconds_per_call and 0 < estimate.seconds <= estimate.at_most
+    assert estimate.seconds_per_call > 0 and 0 < estimate.seconds <= estimate.at_most
     assert estimate.seconds == pytest.approx(estimate.seconds_per_call * estimate.calls)
     assert report.stats["seconds_per_call"] > 0 and report.stats["estimated_seconds"] > 0
     # a measure of time: outside what the same seed must reproduce

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +103,28 @@ def test_the_moves_capability_saves_calls_and_changes_no_verdict(tmp_path: Path)
     assert timeless(p["clauses"]) == timeless(i["clauses"]) and p["stats"]["steps"] == i["stats"]["steps"]
     assert p["stats"]["calls_per_step"] < i["stats"]["calls_per_step"] - 0.5, (p["stats"], i["stats"])
     assert p["stats"]["calls_per_step"] <= 2.5
+
+
+# What a process has loaded of the kit when a shard starts exploring: Hypothesis draws now and then a
+# constant of the modules loaded from outside site-packages, so a worker (spawned), a `--shard K/N` run
+# and a whole run must have loaded the same modules of the kit, whatever else each did before.
+LOADED = """
+import sys
+{before}
+from ruleproof.run.parts import settle_modules
+settle_modules()
+print("\\n".join(sorted(m for m in sys.modules if m.startswith("ruleproof"))))
+"""
+
+
+def loaded_when_exploring(before: str) -> list[str]:
+    done = subprocess.run([PY, "-c", LOADED.format(before=before)], capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+def test_a_shard_explores_with_the_same_modules_loaded_wherever_it_runs() -> None:
+    worker = loaded_when_exploring("import ruleproof.run.pool")  # a spawned worker: the pool, the parts
+    whole = loaded_when_exploring("import ruleproof.cli.commands, ruleproof.output.html, ruleproof.run.runner")
+    assert worker == whole
+    # every rules package among them (an editable install maps them to folders outside ruleproof/)
+    assert {"ruleproof.properties.moon.check_follow", "ruleproof.reference.fool", "ruleproof.cli.plugin"} <= set(worker)

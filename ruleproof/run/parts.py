@@ -8,6 +8,9 @@ own and ends in a ``ruleproof.run.shards.Found``, which the runner merges in a f
 
 from __future__ import annotations
 
+import functools
+import importlib
+import pkgutil
 import threading
 import traceback
 from collections.abc import Callable, Sequence
@@ -119,6 +122,31 @@ def run_head(  # noqa: PLR0913 - the head's inputs, by name
     return declared, found
 
 
+# the kit's packages (pyproject's package-dir): what ``settle_modules`` loads
+KIT_ROOTS = ("ruleproof", "ruleproof.properties", "ruleproof.reference", "ruleproof.fixtures")
+
+
+@functools.cache
+def settle_modules() -> None:
+    """Import every module of the kit before a shard explores, once per process.
+
+    Hypothesis draws now and then a constant it found in the modules loaded from outside
+    site-packages (an editable install of the kit, the user's engine), and it reads them again
+    whenever more modules are loaded.  A worker process (``spawn``) or a ``--shard K/N`` run loads
+    fewer of the kit's modules than a whole run, so the same seed drew other values there: with
+    every module loaded first, what a shard draws does not depend on where it runs.
+    """
+    for root in KIT_ROOTS:  # each walked on its own: pyproject maps them to folders outside ruleproof/
+        package = importlib.import_module(root)
+        for module in pkgutil.walk_packages(package.__path__, f"{root}."):
+            if module.name.endswith(".__main__"):  # a command, run when imported
+                continue
+            try:
+                importlib.import_module(module.name)
+            except ImportError:  # an optional dependency absent (pytest for the plugin): loaded nowhere
+                continue
+
+
 def explore_shard(  # noqa: PLR0913 - the shard's inputs, by name
     engine: CheckedEngine,
     job: ShardJob,
@@ -130,6 +158,7 @@ def explore_shard(  # noqa: PLR0913 - the shard's inputs, by name
     on_progress: Progress = lambda stats, failing: None,
 ) -> Found:
     """One shard of the exploration on ``engine``: what it found, whatever stopped it."""
+    settle_modules()
     props_cls = properties_for(job.game)
     ledger, store = Ledger(), FindingStore(started, on_new=on_new)
     found = Found(f"shard {shard.index}", stage="exploring")

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ruleproof.model import observed as seen
 from ruleproof.model.notation import FOOL_WILD
+from ruleproof.model.observed import Atoms
 from ruleproof.properties.fool.cards import DUTY_CLAUSE, lead_colour
 from ruleproof.properties.fool.props import checks
 from ruleproof.properties.fool.trick import allowed_cards
@@ -29,7 +31,14 @@ def legal_moves(props: FoolProperties, step: Step) -> None:
     trick = after.zone("trick")
     if not trick:
         empty = [s for s in range(props.n) if not after.zone(f"hand/{s}")]
-        props.expect("FOOL-END-1", not empty, "no trick starts while some hand is empty: the round is over", [], empty)
+        props.expect(
+            "FOOL-END-1",
+            not empty,
+            "no trick starts while some hand is empty: the round is over",
+            [],
+            empty,
+            observed=lambda: {seen.PHASE, *(seen.size(f"hand/{s}") for s in empty)},
+        )
         props.cover("FOOL-INV-8")
     want, duty = allowed_cards(props, after)
     clause = DUTY_CLAUSE[duty]
@@ -40,7 +49,8 @@ def legal_moves(props: FoolProperties, step: Step) -> None:
         props.cover("FOOL-COLOUR-1")
     if not ok:
         clause, why = _listing_clause(hand, trick, duty, got)
-        props.fail(clause, why, *move_diff([{"type": "play", "card": c} for c in want], moves))
+        wanted = [{"type": "play", "card": c} for c in want]
+        props.fail(clause, why, *move_diff(wanted, moves), observed=lambda: _differing(wanted, moves))
     props.cover(clause)
     if FOOL_WILD in hand:
         props.cover("FOOL-WILD-1")
@@ -70,3 +80,11 @@ def _listing_clause(hand: Sequence[str], trick: Sequence[str], duty: str, got: s
         "FOOL-FOLLOW-2",
         f"holding no non-1 card of the lead colour {lead} (1s create no duty): any card may be played",
     )
+
+
+def _differing(want: Sequence[Any], listed: Sequence[Any]) -> Atoms:
+    """The moves listed and not allowed, or allowed and not listed; the whole list when it holds the
+    right moves but one of them twice."""
+    wanted, got = {seen.listed(m) for m in want}, {seen.listed(m) for m in listed}
+    missing = [m for m in want if seen.listed(m) not in got]
+    return seen.moves(missing + [m for m in listed if seen.listed(m) not in wanted])

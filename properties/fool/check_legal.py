@@ -9,11 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from ruleproof.model import observed as seen
 from ruleproof.model.notation import FOOL_WILD
-from ruleproof.model.observed import Atoms
 from ruleproof.properties.fool.cards import DUTY_CLAUSE, lead_colour
 from ruleproof.properties.fool.props import checks
 from ruleproof.properties.fool.trick import allowed_cards
-from ruleproof.properties.snapshot import Step, move_diff
+from ruleproof.properties.snapshot import Step, move_diff, move_diff_observed
 
 if TYPE_CHECKING:
     from ruleproof.properties.fool.props import FoolProperties
@@ -50,7 +49,7 @@ def legal_moves(props: FoolProperties, step: Step) -> None:
     if not ok:
         clause, why = _listing_clause(hand, trick, duty, got)
         wanted = [{"type": "play", "card": c} for c in want]
-        props.fail(clause, why, *move_diff(wanted, moves), observed=lambda: _differing(wanted, moves))
+        props.fail(clause, why, *move_diff(wanted, moves), observed=lambda: move_diff_observed(wanted, moves))
     props.cover(clause)
     if FOOL_WILD in hand:
         props.cover("FOOL-WILD-1")
@@ -80,11 +79,3 @@ def _listing_clause(hand: Sequence[str], trick: Sequence[str], duty: str, got: s
         "FOOL-FOLLOW-2",
         f"holding no non-1 card of the lead colour {lead} (1s create no duty): any card may be played",
     )
-
-
-def _differing(want: Sequence[Any], listed: Sequence[Any]) -> Atoms:
-    """The moves listed and not allowed, or allowed and not listed; the whole list when it holds the
-    right moves but one of them twice."""
-    wanted, got = {seen.listed(m) for m in want}, {seen.listed(m) for m in listed}
-    missing = [m for m in want if seen.listed(m) not in got]
-    return seen.moves(missing + [m for m in listed if seen.listed(m) not in wanted])

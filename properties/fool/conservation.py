@@ -26,10 +26,11 @@ def _diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:
     return {"extra": sorted((got - want).elements()), "missing": sorted((want - got).elements())}
 
 
-def conservation(props: FoolProperties, snap: Snapshot) -> None:
+def conservation(props: FoolProperties, snap: Snapshot, dealt: bool = False) -> None:
     """FOOL-INV-1: every box card in exactly one zone, P(n) in play and the rest in `unused`, at most k(n)
     discs held; FOOL-SETUP-2/3/4/5 name what is wrong: a card that is not in the box, a deck of the
-    wrong size, the wrong cards of the right size, too many discs."""
+    wrong size, the wrong cards of the right size, too many discs.  ``dealt``: ``snap`` is the state a deal
+    just made, so the cards out of place are the deal's doing (they observe the move too)."""
     # this runs on every step: sorted lists of cards (strings, by the schema) compare as multisets
     # faster than Counters do, and the Counter differences of the messages are built only for a finding
     cards = sorted(chain.from_iterable(snap.raw["zones"].values()))
@@ -49,6 +50,7 @@ def conservation(props: FoolProperties, snap: Snapshot) -> None:
         observed=lambda: {
             *_misplaced(snap, Counter(cards), Counter(unused), props.unused),
             *(() if discs else (FOOLS,)),
+            *((seen.MOVE,) if dealt and not (whole and placed) else ()),
         },
     )
     foreign = [] if whole else sorted({c for c in cards if c not in BOX})
@@ -58,13 +60,13 @@ def conservation(props: FoolProperties, snap: Snapshot) -> None:
         "the box holds G2-27, R2-23, Y2-21, B2-15 and six 1s, nothing else",
         [],
         foreign,
-        observed=lambda: seen.cards(foreign),
+        observed=lambda: {*seen.cards(foreign), *((seen.MOVE,) if dealt else ())},
     )
     if whole:  # the box is all there, each card once: what is wrong is which cards are in play
         in_play = len(cards) - len(unused)
 
         def wrong_unused() -> set[str]:
-            return _misplaced(snap, Counter(), Counter(unused), props.unused)
+            return {*_misplaced(snap, Counter(), Counter(unused), props.unused), *((seen.MOVE,) if dealt else ())}
 
         props.expect(
             "FOOL-SETUP-4", in_play == props.size, props.setup4_message, props.size, in_play, observed=wrong_unused

@@ -42,6 +42,7 @@ def round_goes_on(props: FoolProperties, step: Step) -> None:
         bound,
         props.tricks,
         observed=lambda: _sizes(props.hand_zones),  # a round too long: hands that hold too many cards
+        rule="tricks per round",
     )
     if after.phase == "play":
         props.expect(

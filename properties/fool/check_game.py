@@ -53,6 +53,7 @@ def game_end(props: FoolProperties, step: Step) -> None:
         65 * n,
         rounds,
         observed=(seen.ROUND, seen.PHASE),  # a game that outlasts its rounds has missed its end
+        rule="rounds per game",
     )
     if after.phase == "over":
         _game_won(props, before, after, rounds)
@@ -64,6 +65,7 @@ def game_end(props: FoolProperties, step: Step) -> None:
             None,
             after.get("result"),
             observed=(seen.RESULT,),
+            rule="no result before the end",
         )
 
 
@@ -89,4 +91,5 @@ def _game_won(props: FoolProperties, before: Snapshot, after: Snapshot, rounds: 
         before.get("round"),
         rounds,
         observed=(seen.ROUND,),
+        rule="no round after the end",
     )

@@ -5,7 +5,7 @@ trick, minus the cards left; the plus-ten tally and, under loss: gross, the pena
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ruleproof.model import observed as seen
 from ruleproof.properties.fool.cards import value
@@ -27,7 +27,7 @@ def round_scored(props: FoolProperties, step: Step) -> None:
         return
     before, after, n = step.before, step.after, props.n
     fools = set(after.get("fools") or [])
-    gained, left, wrong = _round_scores(props, before, after, fools)
+    gained, left, wrong_scores = _round_scores(props, before, after, fools)
     tens_b, tens_a = before.get("tens") or [0] * n, after.get("tens") or [0] * n
     # the tally counts the rounds the player scored +10 (the score itself is judged above)
     want_tens = [tens_b[s] + (1 if gained[s] == 10 else 0) for s in range(n)]
@@ -39,7 +39,10 @@ def round_scored(props: FoolProperties, step: Step) -> None:
         tens_a,
         observed=lambda: _wrong(tens_a, want_tens, "tens", tens),
     )
-    wrong |= _wrong(tens_a, want_tens, "tens", tens)
+    # the state's side of each scoring finding: one for each part, a wrong tally and a wrong score being
+    # two deviations however often they meet in one round
+    _state_side(props, "scores", wrong_scores, {"round scores": gained})
+    _state_side(props, "tallies", _wrong(tens_a, want_tens, "tens", tens), {"tens": tens_a, "want": want_tens})
     if props.loss == "gross":
         pen_b, pen_a = before.get("penalties") or [0] * n, after.get("penalties") or [0] * n
         want_pen = [pen_b[s] + left[s] for s in range(n)]
@@ -51,14 +54,21 @@ def round_scored(props: FoolProperties, step: Step) -> None:
             pen_a,
             observed=lambda: _wrong(pen_a, want_pen, "penalties", penalties),
         )
-        wrong |= _wrong(pen_a, want_pen, "penalties", penalties)
-    props.expect(  # the state's side of any scoring finding above
+        wrong_pen = _wrong(pen_a, want_pen, "penalties", penalties)
+        _state_side(props, "penalty sums", wrong_pen, {"penalties": pen_a, "want": want_pen})
+
+
+def _state_side(props: FoolProperties, part: str, wrong: set[str], got: dict[str, Any]) -> None:
+    """FOOL-INV-9 on one part of the totals (scores, tallies, penalty sums): it observes the same seats'
+    values as the rule's finding, and names the part as its rule."""
+    props.expect(
         "FOOL-INV-9",
         not wrong,
-        "score, tally and penalty changes follow FOOL-SCORE-1..4",
-        {"scores": "by FOOL-SCORE-1..3", "tens": want_tens},
-        {"round scores": gained, "tens": tens_a},
-        observed=wrong,  # the same totals, tallies and penalty sums as the rule's finding
+        f"the {part} change as FOOL-SCORE-1..4 say",
+        f"{part} by FOOL-SCORE-1..4",
+        got,
+        observed=wrong,
+        rule=part,
     )
 
 

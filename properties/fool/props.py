@@ -175,4 +175,5 @@ class FoolProperties(GameProperties):
             {"scores": zeros, "tens": zeros, "fools": []},
             got,
             observed=lambda: {k for k, v in got.items() if v != ([] if k == "fools" else zeros)},
+            rule="a new game at zero",
         )

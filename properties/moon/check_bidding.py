@@ -55,6 +55,7 @@ def bidding_turn(props: MoonProperties, step: Step) -> None:
         None,
         after.get("declarer"),
         observed=(DECLARER,),
+        rule="no declarer while bidding",
     )
     others = [m for m in after.moves if m.get("type") not in ("bid", "pass")]
     props.expect(
@@ -126,7 +127,7 @@ def bid_applied(props: MoonProperties, step: Step) -> None:
         what = f"bids strictly increase through {{4,5,6,7,21}}: a bid of {value} over {high or 'none'} was applied"
         want = f"one of {[v for v in BIDS if v > high]}"
     # the action applied, and the record it leaves outside the rules (the accepted probe observes the move)
-    props.expect("MOON-INV-3", ok, what, want, value, observed=(seen.MOVE, BID_RECORD))
+    props.expect("MOON-INV-3", ok, what, want, value, observed=(seen.MOVE, BID_RECORD), rule="the action applied")
     if not ok and step.move in step.before.moves:
         props.fail(
             rule, what, want, value, cause="a listed action the rules forbid applied", observed=(seen.MOVE, BID_RECORD)
@@ -184,6 +185,7 @@ def _next_bidder(props: MoonProperties, after: Snapshot, seat: int, bids: list[A
         bids,
         after.get("bids"),
         observed=(BID_RECORD,),
+        rule="`bids` records each action",
     )
 
 
@@ -226,4 +228,5 @@ def _declarer_named(props: MoonProperties, after: Snapshot, bids: list[Any]) -> 
         bids,
         after.get("bids"),
         observed=(BID_RECORD,),
+        rule="`bids` records each action",
     )

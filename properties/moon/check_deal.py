@@ -110,6 +110,7 @@ def _fresh_hand(props: MoonProperties, after: Snapshot) -> None:
         [None] * N,
         after.get("bids"),
         observed=(BID_RECORD,),
+        rule="a fresh hand",
     )
     props.expect(
         "MOON-INV-3",
@@ -118,6 +119,7 @@ def _fresh_hand(props: MoonProperties, after: Snapshot) -> None:
         {"declarer": None, "contract": None},
         {"declarer": after.get("declarer"), "contract": after.get("contract")},
         observed=lambda: {f for f in (DECLARER, CONTRACT) if after.get(f) is not None},
+        rule="a fresh hand",
     )
     if props.hands_dealt > 1:
         props.cover("MOON-INV-10")  # the game went on to another hand: no hand cap

@@ -16,6 +16,7 @@ from typing import Any, cast
 import orjson
 from attrs import frozen
 
+from ruleproof.model import observed as seen
 from ruleproof.model import schema
 from ruleproof.model.engine import JSONObject, Move, State
 from ruleproof.model.games import BY_NAME
@@ -47,6 +48,22 @@ def move_diff(want: Iterable[Move], got: Iterable[Move], most: int = 6) -> tuple
     if not missing and not extra:  # same set, so the difference is a move listed twice
         expected, found = {"moves": len(w)}, {"moves": len(list(got))}
     return expected, found
+
+
+def move_diff_observed(want: Iterable[Move], got: Iterable[Move]) -> frozenset[str]:
+    """What a wrong legal-move set observed (``ruleproof.model.observed``): the moves allowed and not
+    listed and those listed and not allowed; for the right set with a move listed twice, that move and
+    its pieces (a card or tile held twice lists its move twice: the piece a conservation finding saw)."""
+    w = {move_key(m): m for m in want}
+    listed = list(got)
+    g = {move_key(m): m for m in listed}
+    differing = [w[k] for k in w.keys() - g.keys()] + [g[k] for k in g.keys() - w.keys()]
+    if differing:
+        return seen.moves(differing)
+    counts = Counter(move_key(m) for m in listed)
+    twice = [g[k] for k, n in counts.items() if n > 1]
+    pieces = [m.get(k) for m in twice if isinstance(m, dict) for k in ("card", "tile") if isinstance(m.get(k), str)]
+    return seen.moves(twice) | seen.cards(pieces) if twice else frozenset({seen.MOVES})
 
 
 @frozen

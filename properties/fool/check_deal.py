@@ -4,10 +4,11 @@ round's dealer moving left, the discs back in the centre, the first leader left 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.fool.props import checks
-from ruleproof.properties.fool.reporting import judge
+from ruleproof.properties.fool.reporting import FOOLS, judge, penalties, tens
 from ruleproof.properties.snapshot import Snapshot, Step
 
 if TYPE_CHECKING:
@@ -25,7 +26,14 @@ def the_deal(props: FoolProperties, step: Step) -> None:
     _first_leader(props, after)
     same = {k: before.get(k) for k in ("scores", "tens", "penalties")}
     now = {k: after.get(k) for k in ("scores", "tens", "penalties")}
-    props.expect("FOOL-INV-9", same == now, "a deal changes no total, tally or penalty sum", same, now)
+    props.expect(
+        "FOOL-INV-9",
+        same == now,
+        "a deal changes no total, tally or penalty sum",
+        same,
+        now,
+        observed=lambda: _changed_totals(same, now),
+    )
     props.tricks = 0
 
 
@@ -44,7 +52,17 @@ def _dealt_as_sent(props: FoolProperties, step: Step) -> None:
             [sorted(h, key=str) for h in sent],
             [sorted(h, key=str) for h in hands],
         ),
+        # the move itself (a deal the engine took as another) and each hand that is not as sent
+        observed=lambda: {
+            seen.MOVE,
+            *(
+                seen.zone(f"hand/{s}")
+                for s in range(max(len(hands), len(sent)))
+                if s >= len(hands) or s >= len(sent) or sorted(hands[s]) != sorted(sent[s])
+            ),
+        },
     )
+    props.situation("FOOL-DEAL-1", f"{props.h} cards each")
     props.expect(
         "FOOL-DEAL-1",
         sum(sizes) == len(props.deck)
@@ -59,6 +77,11 @@ def _dealt_as_sent(props: FoolProperties, step: Step) -> None:
             "trick": len(after.zone("trick")),
             "played": len(after.zone("played")),
         },
+        observed=lambda: {
+            seen.MOVE,
+            *(seen.zone(z) for z in ("deck", "trick", "played") if after.zone(z)),
+            *(seen.size(f"hand/{s}") for s in range(n) if sizes[s] != props.h),
+        },
     )
     props.expect(  # the state's side of a wrong deal accepted: hands of the wrong size
         "FOOL-INV-2",
@@ -66,6 +89,8 @@ def _dealt_as_sent(props: FoolProperties, step: Step) -> None:
         f"every hand has {props.h} cards at the start of a round",
         props.h,
         sizes,
+        # the deal applied, and the hands of the wrong size: what a round too short or too long follows from
+        observed=lambda: {seen.MOVE, *(seen.size(f"hand/{s}") for s in range(n) if sizes[s] != props.h)},
     )
 
 
@@ -78,6 +103,8 @@ def _round_dealer(props: FoolProperties, before: Snapshot, after: Snapshot) -> N
         "each deal starts the next round",
         (before.get("round") or 0) + 1,
         rnd,
+        observed=(seen.ROUND,),
+        rule="the next round",
     )
     want_dealer = (props.setup.dealer + (rnd or 1) - 1) % props.n
     if (rnd or 1) >= 2:
@@ -87,6 +114,7 @@ def _round_dealer(props: FoolProperties, before: Snapshot, after: Snapshot) -> N
             f"the deal passes to the left each round: round {rnd}'s dealer is seat {want_dealer}",
             want_dealer,
             after.get("dealer"),
+            observed=(seen.DEALER,),
         )
     else:
         props.expect(
@@ -95,6 +123,8 @@ def _round_dealer(props: FoolProperties, before: Snapshot, after: Snapshot) -> N
             "the first round is dealt by the dealer named at new_game",
             want_dealer,
             after.get("dealer"),
+            observed=(seen.DEALER,),
+            rule="the first dealer",
         )
 
 
@@ -107,6 +137,7 @@ def _first_leader(props: FoolProperties, after: Snapshot) -> None:
         "at the start of a round every disc is back in the centre",
         [],
         after.get("fools"),
+        observed=(FOOLS,),
     )
     dealer = after.get("dealer")
     first = (dealer + 1) % props.n if isinstance(dealer, int) else None
@@ -117,6 +148,8 @@ def _first_leader(props: FoolProperties, after: Snapshot) -> None:
             "the player left of the round's dealer leads its first trick",
             {"phase": "play", "to_act": first},
             {"phase": after.phase, "to_act": after.to_act},
+            observed=lambda: {seen.TO_ACT, *((seen.PHASE,) if after.phase != "play" else ())},
+            rule="the first leader",
         )
         props.expect(
             "FOOL-TURN-1",
@@ -124,5 +157,21 @@ def _first_leader(props: FoolProperties, after: Snapshot) -> None:
             "the round's first leader is left of the dealer",
             first,
             after.get("leader"),
+            observed=(seen.LEADER,),
+            rule="the first leader",
         )
     props.cover("FOOL-INV-2")
+
+
+def _changed_totals(before: dict[str, Any], after: dict[str, Any]) -> set[str]:
+    """The seats' totals, tallies and penalty sums a deal changed (a field of the wrong shape whole)."""
+    atoms: set[str] = set()
+    for field, atom in (("scores", seen.score), ("tens", tens), ("penalties", penalties)):
+        was, now = before.get(field), after.get(field)
+        if was == now:
+            continue
+        if isinstance(was, list) and isinstance(now, list) and len(was) == len(now):
+            atoms |= {atom(s) for s in range(len(now)) if was[s] != now[s]}
+        else:
+            atoms.add(field)
+    return atoms

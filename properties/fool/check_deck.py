@@ -14,4 +14,4 @@ if TYPE_CHECKING:
 
 @checks("FOOL-INV-1", "FOOL-SETUP-2", "FOOL-SETUP-3", "FOOL-SETUP-4", "FOOL-SETUP-5")
 def every_card_once(props: FoolProperties, step: Step) -> None:
-    conservation(props, step.after)
+    conservation(props, step.after, dealt=step.kind == "deal")

@@ -5,10 +5,12 @@ on iff no hand is empty, the trick moves to `played`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.fool.props import checks
-from ruleproof.properties.fool.reporting import judge
+from ruleproof.properties.fool.reporting import FOOLS, judge
 from ruleproof.properties.fool.trick import first_trick, trick_done
 from ruleproof.properties.snapshot import Snapshot, Step
 
@@ -34,7 +36,13 @@ def round_goes_on(props: FoolProperties, step: Step) -> None:
     empty = [s for s in range(props.n) if not sizes[s]]
     bound = 2 * props.h - 1
     props.expect(
-        "FOOL-INV-11", props.tricks <= bound, f"a round has at most 2h-1 = {bound} tricks", bound, props.tricks
+        "FOOL-INV-11",
+        props.tricks <= bound,
+        f"a round has at most 2h-1 = {bound} tricks",
+        bound,
+        props.tricks,
+        observed=lambda: _sizes(props.hand_zones),  # a round too long: hands that hold too many cards
+        rule="tricks per round",
     )
     if after.phase == "play":
         props.expect(
@@ -43,6 +51,7 @@ def round_goes_on(props: FoolProperties, step: Step) -> None:
             "the round ends right after the first trick that leaves a hand empty",
             {"phase": "deal or over"},
             {"phase": after.phase, "empty hands": empty},
+            observed=lambda: {seen.PHASE, *_sizes(props.hand_zones[s] for s in empty)},
         )
         _trick_to_played(props, step)
         return
@@ -52,6 +61,7 @@ def round_goes_on(props: FoolProperties, step: Step) -> None:
         "a round ends only after a trick that leaves some hand empty",
         "some hand empty",
         sizes,
+        observed=lambda: {seen.PHASE, *_sizes(props.hand_zones)},
     )
     # the disc holders that did not play the final trick (one that played anyway is FOOL-SIT-1's)
     seats = {*list(before.get("trick_seats") or []), before.to_act}
@@ -62,6 +72,7 @@ def round_goes_on(props: FoolProperties, step: Step) -> None:
         "a fool sitting out the final trick still holds cards",
         sorted(sitting),
         empty,
+        observed=lambda: {FOOLS, *_sizes(props.hand_zones[s] for s in sitting if not sizes[s])},
     )
 
 
@@ -84,4 +95,17 @@ def _trick_to_played(props: FoolProperties, step: Step) -> None:
             sorted(trick, key=str),
             sorted((Counter(played_after) - Counter(played_before)).elements(), key=str),
         ),
+        observed=lambda: {
+            seen.zone("played"),
+            *((seen.zone("trick"),) if after.zone("trick") else ()),
+            *seen.cards(
+                (
+                    Counter(c for c in trick if isinstance(c, str)) - (Counter(played_after) - Counter(played_before))
+                ).elements()
+            ),
+        },
     )
+
+
+def _sizes(zones: Iterable[str]) -> set[str]:
+    return {seen.size(z) for z in zones}

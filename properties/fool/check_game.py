@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.fool.cards import GAME_END_LOSS, SIXTH_TEN
 from ruleproof.properties.fool.props import checks
 from ruleproof.properties.fool.trick import round_ended
@@ -41,15 +42,30 @@ def game_end(props: FoolProperties, step: Step) -> None:
             "is dealt",
             {"phase": want},
             {"phase": after.phase, "scores": scores, "tens": tens, "penalties": penalties},
+            observed=(seen.PHASE,),
         )
     props.situation("FOOL-GAME-1", "ends-by-sixth-ten" if six else "ends-by-loss" if lost else "continues")
     rounds = after.get("round") or 0
-    props.expect("FOOL-INV-11", rounds <= 65 * n, f"a game has at most 65n = {65 * n} rounds", 65 * n, rounds)
+    props.expect(
+        "FOOL-INV-11",
+        rounds <= 65 * n,
+        f"a game has at most 65n = {65 * n} rounds",
+        65 * n,
+        rounds,
+        observed=(seen.ROUND, seen.PHASE),  # a game that outlasts its rounds has missed its end
+        rule="rounds per game",
+    )
     if after.phase == "over":
         _game_won(props, before, after, rounds)
     else:
         props.expect(
-            "FOOL-INV-10", after.get("result") is None, "no result while the game goes on", None, after.get("result")
+            "FOOL-INV-10",
+            after.get("result") is None,
+            "no result while the game goes on",
+            None,
+            after.get("result"),
+            observed=(seen.RESULT,),
+            rule="no result before the end",
         )
 
 
@@ -60,7 +76,12 @@ def _game_won(props: FoolProperties, before: Snapshot, after: Snapshot, rounds: 
     winners = [s for s in range(props.n) if scores[s] == top]
     got = sorted(((after.get("result") or {}).get("winners")) or [])
     props.expect(
-        "FOOL-GAME-2", got == winners, "the highest total wins; players tied for it share the win", winners, got
+        "FOOL-GAME-2",
+        got == winners,
+        "the highest total wins; players tied for it share the win",
+        winners,
+        got,
+        observed=(seen.RESULT,),
     )
     props.situation("FOOL-GAME-2", "tie-for-highest" if len(winners) > 1 else "unique-highest")
     props.expect(
@@ -69,4 +90,6 @@ def _game_won(props: FoolProperties, before: Snapshot, after: Snapshot, rounds: 
         "when the game ends no further round is dealt",
         before.get("round"),
         rounds,
+        observed=(seen.ROUND,),
+        rule="no round after the end",
     )

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ruleproof.model import observed as seen
 from ruleproof.model.notation import FOOL_WILD
 from ruleproof.properties.fool.cards import DUTY_CLAUSE, lead_colour
 from ruleproof.properties.fool.props import checks
 from ruleproof.properties.fool.trick import allowed_cards
-from ruleproof.properties.snapshot import Step, move_diff
+from ruleproof.properties.snapshot import Step, move_diff, move_diff_observed
 
 if TYPE_CHECKING:
     from ruleproof.properties.fool.props import FoolProperties
@@ -29,7 +30,14 @@ def legal_moves(props: FoolProperties, step: Step) -> None:
     trick = after.zone("trick")
     if not trick:
         empty = [s for s in range(props.n) if not after.zone(f"hand/{s}")]
-        props.expect("FOOL-END-1", not empty, "no trick starts while some hand is empty: the round is over", [], empty)
+        props.expect(
+            "FOOL-END-1",
+            not empty,
+            "no trick starts while some hand is empty: the round is over",
+            [],
+            empty,
+            observed=lambda: {seen.PHASE, *(seen.size(f"hand/{s}") for s in empty)},
+        )
         props.cover("FOOL-INV-8")
     want, duty = allowed_cards(props, after)
     clause = DUTY_CLAUSE[duty]
@@ -40,7 +48,8 @@ def legal_moves(props: FoolProperties, step: Step) -> None:
         props.cover("FOOL-COLOUR-1")
     if not ok:
         clause, why = _listing_clause(hand, trick, duty, got)
-        props.fail(clause, why, *move_diff([{"type": "play", "card": c} for c in want], moves))
+        wanted = [{"type": "play", "card": c} for c in want]
+        props.fail(clause, why, *move_diff(wanted, moves), observed=lambda: move_diff_observed(wanted, moves))
     props.cover(clause)
     if FOOL_WILD in hand:
         props.cover("FOOL-WILD-1")

@@ -4,8 +4,10 @@ FOOL-FOLLOW-1, FOOL-COLOUR-1).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.model.notation import FOOL_WILD
 from ruleproof.properties.fool.cards import lead_colour
 from ruleproof.properties.fool.props import checks
@@ -46,6 +48,12 @@ def card_leaves_hand(props: FoolProperties, step: Step) -> None:
         f"a play takes exactly the card {card} from seat {seat}'s hand and no other hand changes",
         None if ok else {"hand": sorted(rest, key=str), "others changed": []},
         None if ok else {"hand": sorted(now, key=str), "others changed": others},
+        # the cards the player's hand kept or lost wrongly, and the other hands that changed size
+        observed=lambda: {
+            seen.zone(f"hand/{seat}"),
+            *seen.cards(((Counter(rest) - Counter(now)) + (Counter(now) - Counter(rest))).elements()),
+            *(seen.size(props.hand_zones[s]) for s in others),
+        },
     )
 
 
@@ -71,6 +79,7 @@ def play_follows(props: FoolProperties, step: Step) -> None:
             {"one of": sorted(allowed, key=str)},
             {"played": card},
         ),
+        observed=(seen.MOVE, seen.card(card)),  # the card played, against the rules' list
     )
     if duty == "follow":
         trick = before.zone("trick")
@@ -82,4 +91,5 @@ def play_follows(props: FoolProperties, step: Step) -> None:
             + (": a 1 was led, and the first coloured card set the lead colour" if trick[0] == FOOL_WILD else ""),
             {"one of": sorted(allowed, key=str)},
             {"played": card},
+            observed=(seen.MOVE, seen.card(card)),
         )

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.model.notation import FOOL_WILD, fool_number
 from ruleproof.properties.fool.cards import off_colour
 from ruleproof.properties.fool.props import checks
-from ruleproof.properties.fool.reporting import describe, judge
+from ruleproof.properties.fool.reporting import FOOLS, describe, judge
 from ruleproof.properties.fool.trick import Trick, completed
 from ruleproof.properties.fool.worst import misjudged
 from ruleproof.properties.snapshot import Step
@@ -35,16 +36,25 @@ def disc_holders(props: FoolProperties, step: Step) -> None:
             {"fools": list(t.want_fools)},
             {"fools": list(t.got_fools)},
         ),
+        observed=(FOOLS,),
     )
     why = f"trick {describe(t.cards, t.seats)}, lead colour {t.lead}"
+    props.situation("FOOL-SETUP-5", f"{props.k} disc{'s' if props.k > 1 else ''}")
     if len(set(t.got_fools)) != props.k:
-        props.fail("FOOL-SETUP-5", f"k(n) = {props.k} fool(s) per trick; {why}", list(t.want_fools), t.got_fools)
+        props.fail(
+            "FOOL-SETUP-5",
+            f"k(n) = {props.k} fool(s) per trick; {why}",
+            list(t.want_fools),
+            t.got_fools,
+            observed=(FOOLS,),
+        )
     elif not set(t.got_fools) <= set(t.seats):
         props.fail(
             "FOOL-SIT-3",
             f"the discs go to the players of the worst cards of the trick just played; {why}",
             list(t.want_fools),
             list(t.got_fools),
+            observed=(FOOLS,),
         )
     else:
         props.cover("FOOL-SETUP-5", "FOOL-SIT-3")
@@ -69,6 +79,7 @@ def worst_cards(props: FoolProperties, step: Step) -> None:
             {"fools": list(t.want_fools)},
             {"fools": list(t.got_fools)},
             cause=" or ".join(c for c, _ in explained),
+            observed=(FOOLS,),
         )
 
 
@@ -104,6 +115,7 @@ def trick_winner(props: FoolProperties, step: Step) -> None:
         "the winner of a trick is never one of its fools, and leads next",
         {"leader not among": list(t.got_fools)},
         {"leader": after.to_act},
+        observed=(seen.TO_ACT,),
     )
     if after.to_act in t.got_fools:
         return
@@ -117,5 +129,6 @@ def trick_winner(props: FoolProperties, step: Step) -> None:
             f"and its player leads the next; trick {describe(t.cards, t.seats)}, lead colour {t.lead}",
             t.winner,
             after.to_act,
+            observed=(seen.TO_ACT,),
         )
     props.cover("FOOL-WIN-1", "FOOL-WIN-2")

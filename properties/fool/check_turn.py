@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.fool.cards import clockwise_after
 from ruleproof.properties.fool.props import checks
-from ruleproof.properties.fool.reporting import judge
+from ruleproof.properties.fool.reporting import FOOLS, TRICK_SEATS, judge
 from ruleproof.properties.fool.trick import a_play, first_trick, trick_done
 from ruleproof.properties.snapshot import Step
 
@@ -33,7 +34,14 @@ def trick_turn(props: FoolProperties, step: Step) -> None:
     nxt = clockwise_after(seat, n, sitting)
     want_done, got_done = nxt in seats, trick_done(props, step)
     if got_done:
-        props.expect("FOOL-INV-3", len(set(seats)) == len(seats), "each seat plays a trick once", "once each", seats)
+        props.expect(
+            "FOOL-INV-3",
+            len(set(seats)) == len(seats),
+            "each seat plays a trick once",
+            "once each",
+            seats,
+            observed=(TRICK_SEATS,),
+        )
     if want_done != got_done or (not got_done and after.to_act != nxt):
         clause, why = _turn_clause(after.to_act if not got_done else None, nxt, sitting, first, want_done)
         props.fail(
@@ -41,6 +49,8 @@ def trick_turn(props: FoolProperties, step: Step) -> None:
             why,
             {"to_act": None if want_done else nxt, "trick complete": want_done},
             {"to_act": after.to_act, "trick": after.zone("trick"), "phase": after.phase},
+            # who plays next; a trick completed too early or too late also shows in the trick itself
+            observed=lambda: {seen.TO_ACT, *((seen.zone("trick"),) if want_done != got_done else ())},
         )
     else:
         props.cover("FOOL-SIT-1" if sitting else "FOOL-SETUP-6", "FOOL-SIT-2")
@@ -77,6 +87,7 @@ def _trick_grows(props: FoolProperties, step: Step, seats: list[int], first: boo
             {"trick": trick, "trick_seats": seats},
             {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")},
         ),
+        observed=(seen.zone("trick"), TRICK_SEATS),
     )
     props.expect(
         "FOOL-SIT-3",
@@ -84,6 +95,7 @@ def _trick_grows(props: FoolProperties, step: Step, seats: list[int], first: boo
         "the discs change hands only when a trick is resolved",
         before.get("fools"),
         after.get("fools"),
+        observed=(FOOLS,),
     )
     if kept:  # judged against the trick's own record of who led it
         props.expect(
@@ -92,4 +104,6 @@ def _trick_grows(props: FoolProperties, step: Step, seats: list[int], first: boo
             "while a trick has cards, `leader` is the seat that led it",
             seats[0],
             after.get("leader"),
+            observed=(seen.LEADER,),
+            rule="`leader` names the seat that led",
         )

@@ -39,6 +39,7 @@ from ruleproof.properties.options import judge_start
 from ruleproof.properties.snapshot import Snapshot, Step
 
 checks = CheckRegistry()
+PLAYER_COUNTS = tuple(f"{n} players" for n in range(4, 9))  # FOOL-SETUP-1
 
 
 class FoolProperties(GameProperties):
@@ -56,6 +57,13 @@ class FoolProperties(GameProperties):
     situations: ClassVar[dict[str, tuple[str, ...]]] = {
         "FOOL-GAME-1": ("continues", "ends-by-loss", "ends-by-sixth-ten"),
         "FOOL-GAME-2": ("unique-highest", "tie-for-highest"),
+        # each player count is a table of its own (its deck P(n), its size, its hands, its discs): an engine
+        # that declares only some counts leaves the others unjudged
+        "FOOL-SETUP-1": PLAYER_COUNTS,
+        "FOOL-SETUP-3": PLAYER_COUNTS,
+        "FOOL-SETUP-4": ("12n cards", "88 cards at 8 players"),
+        "FOOL-SETUP-5": ("1 disc", "2 discs"),
+        "FOOL-DEAL-1": ("12 cards each", "11 cards each"),
     }
 
     def __init__(self, setup: Setup, ledger: Any) -> None:
@@ -143,7 +151,19 @@ class FoolProperties(GameProperties):
     )
     def start(self, snap: Snapshot) -> None:
         judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
-        self.expect("FOOL-SETUP-1", 4 <= snap.players <= 8, "Fool is for 4 to 8 players", "4..8", snap.players)
+        four_to_eight = 4 <= snap.players <= 8
+        self.expect(
+            "FOOL-SETUP-1",
+            four_to_eight,
+            "Fool is for 4 to 8 players",
+            "4..8",
+            snap.players,
+            observed=("players",),
+        )
+        if four_to_eight:
+            for clause in ("FOOL-SETUP-1", "FOOL-SETUP-3"):
+                self.situation(clause, f"{snap.players} players")
+            self.situation("FOOL-SETUP-4", "88 cards at 8 players" if snap.players == 8 else "12n cards")
         conservation(self, snap)
         n = self.n
         zeros = [0] * n
@@ -154,4 +174,6 @@ class FoolProperties(GameProperties):
             "a new game starts with zero totals, zero tallies and no disc held",
             {"scores": zeros, "tens": zeros, "fools": []},
             got,
+            observed=lambda: {k for k, v in got.items() if v != ([] if k == "fools" else zeros)},
+            rule="a new game at zero",
         )

@@ -7,13 +7,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.moon.props import checks
-from ruleproof.properties.moon.state import auction_open, bid_action, bids_of, high_bid, seat_of
+from ruleproof.properties.moon.state import (
+    BID_RECORD,
+    DECLARER,
+    auction_open,
+    bid_action,
+    bids_of,
+    changed_scores,
+    high_bid,
+    seat_of,
+    wrong,
+)
 from ruleproof.properties.moon.tiles import BIDS, SHOOT, N
 from ruleproof.properties.snapshot import Snapshot, Step
 
 if TYPE_CHECKING:
     from ruleproof.properties.moon.props import MoonProperties
+
+PASS = seen.listed({"type": "pass"})  # the pass, listed or not
 
 
 @checks("MOON-BID-2", "MOON-INV-3")
@@ -33,6 +46,7 @@ def bidding_turn(props: MoonProperties, step: Step) -> None:
         "bidding runs clockwise from the first bidder, one action each",
         seat,
         after.to_act,
+        observed=(seen.TO_ACT,),
     )
     props.expect(
         "MOON-INV-3",
@@ -40,9 +54,18 @@ def bidding_turn(props: MoonProperties, step: Step) -> None:
         "nobody is declarer while bidding goes on",
         None,
         after.get("declarer"),
+        observed=(DECLARER,),
+        rule="no declarer while bidding",
     )
     others = [m for m in after.moves if m.get("type") not in ("bid", "pass")]
-    props.expect("MOON-BID-2", not others, "during bidding the only moves are bid and pass", [], others[:3])
+    props.expect(
+        "MOON-BID-2",
+        not others,
+        "during bidding the only moves are bid and pass",
+        [],
+        others[:3],
+        observed=lambda: seen.moves(others),
+    )
 
 
 @checks("MOON-BID-3", "MOON-BID-6", "MOON-BID-2")
@@ -64,6 +87,7 @@ def bids_offered(props: MoonProperties, step: Step) -> None:
         sorted(want_bids),
         sorted(got_bids, key=str),
         cause="bids not above the high bid listed" if got_bids - want_bids else "higher bids missing",
+        observed=lambda: seen.moves({"type": "bid", "value": v} for v in got_bids ^ want_bids),
     )
     has_pass = any(m.get("type") == "pass" for m in after.moves)
     if sum(1 for b in bids if b == "pass") == N - 1:  # two passed: the third bidder acts now
@@ -75,9 +99,10 @@ def bids_offered(props: MoonProperties, step: Step) -> None:
             + ("may pass after two passes (the hand is then void)" if may else "may not pass after two passes"),
             "pass listed" if may else "no pass",
             "pass listed" if has_pass else "no pass",
+            observed=(PASS,),
         )
     else:
-        props.expect("MOON-BID-2", has_pass, "every bidder may pass", "pass listed", "no pass")
+        props.expect("MOON-BID-2", has_pass, "every bidder may pass", "pass listed", "no pass", observed=(PASS,))
 
 
 @checks("MOON-INV-3", "MOON-BID-3", "MOON-BID-6")
@@ -101,9 +126,12 @@ def bid_applied(props: MoonProperties, step: Step) -> None:
         rule = "MOON-BID-3"
         what = f"bids strictly increase through {{4,5,6,7,21}}: a bid of {value} over {high or 'none'} was applied"
         want = f"one of {[v for v in BIDS if v > high]}"
-    props.expect("MOON-INV-3", ok, what, want, value)
+    # the action applied, and the record it leaves outside the rules (the accepted probe observes the move)
+    props.expect("MOON-INV-3", ok, what, want, value, observed=(seen.MOVE, BID_RECORD), rule="the action applied")
     if not ok and step.move in step.before.moves:
-        props.fail(rule, what, want, value, cause="a listed action the rules forbid applied")
+        props.fail(
+            rule, what, want, value, cause="a listed action the rules forbid applied", observed=(seen.MOVE, BID_RECORD)
+        )
     elif value != "pass" or sum(1 for b in earlier if b == "pass") == N - 1:
         props.cover(rule)  # the bid was judged by the ladder, the third pass by the all-pass rule
 
@@ -130,6 +158,7 @@ def auction_closes(props: MoonProperties, step: Step) -> None:
             else "after every seat has acted once the bidding is over",
             "the bidding closed",
             {"phase": after.phase, "to_act": after.to_act},
+            observed=(seen.PHASE, seen.TO_ACT),
         )
     if after.phase == "bid":
         return
@@ -147,6 +176,7 @@ def _next_bidder(props: MoonProperties, after: Snapshot, seat: int, bids: list[A
         "after a bid or pass below 21 the next seat clockwise bids (each seat once)",
         {"phase": "bid", "to_act": (seat + 1) % N},
         {"phase": after.phase, "to_act": after.to_act},
+        observed=lambda: wrong((seen.PHASE, after.phase == "bid"), (seen.TO_ACT, after.to_act == (seat + 1) % N)),
     )
     props.expect(
         "MOON-INV-3",
@@ -154,6 +184,8 @@ def _next_bidder(props: MoonProperties, after: Snapshot, seat: int, bids: list[A
         "`bids` records each action of the hand",
         bids,
         after.get("bids"),
+        observed=(BID_RECORD,),
+        rule="`bids` records each action",
     )
 
 
@@ -166,6 +198,10 @@ def _void_hand(props: MoonProperties, step: Step) -> None:
         "when all three pass the hand is void: no declarer, no score, a fresh deal",
         {"phase": "deal", "declarer": None, "scores": before.scores},
         {"phase": after.phase, "declarer": after.get("declarer"), "scores": after.scores},
+        observed=lambda: (
+            wrong((seen.PHASE, after.phase == "deal"), (DECLARER, after.get("declarer") is None))
+            | changed_scores(before.scores, after.scores)
+        ),
     )
     props.cover("MOON-INV-3")
 
@@ -183,6 +219,7 @@ def _declarer_named(props: MoonProperties, after: Snapshot, bids: list[Any]) -> 
         f"bidding is over ({bids}): the highest bidder, seat {' or '.join(map(str, top))}, is declarer",
         {"phase": "discard", "declarer": top[0] if len(top) == 1 else top},
         {"phase": after.phase, "declarer": after.get("declarer")},
+        observed=lambda: wrong((seen.PHASE, after.phase in ("discard", "trump", "play")), (DECLARER, declarer in top)),
     )
     props.expect(
         "MOON-INV-3",
@@ -190,4 +227,6 @@ def _declarer_named(props: MoonProperties, after: Snapshot, bids: list[Any]) -> 
         "`bids` records each action of the hand (seats after a 21 never act)",
         bids,
         after.get("bids"),
+        observed=(BID_RECORD,),
+        rule="`bids` records each action",
     )

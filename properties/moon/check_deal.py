@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.moon.props import checks
-from ruleproof.properties.moon.state import hand_of
+from ruleproof.properties.moon.state import BID_RECORD, CONTRACT, DECLARER, FIRST_BIDDER, hand_of, wrong
 from ruleproof.properties.moon.tiles import HAND, WON, N
 from ruleproof.properties.snapshot import Snapshot, Step
 
@@ -39,6 +40,11 @@ def _dealt_as_sent(props: MoonProperties, step: Step) -> None:
         "each seat holds the 7 tiles dealt to it and the 22nd tile is the widow",
         {"hands": move["hands"], "widow": [move["widow"]]},
         {"hands": [hand_of(after, s) for s in range(N)], "widow": after.zone("widow")},
+        observed=lambda: {
+            seen.MOVE,
+            *(seen.zone(f"hand/{s}") for s in range(N) if hands[s] != Counter(move["hands"][s])),
+            *((seen.zone("widow"),) if after.zone("widow") != [move["widow"]] else ()),
+        },
     )
     rest = {z: after.zone(z) for z in ("discarded", "trick", *WON) if after.zone(z)}
     props.expect(
@@ -47,6 +53,12 @@ def _dealt_as_sent(props: MoonProperties, step: Step) -> None:
         "after the deal the hands hold 7/7/7, the widow 1, and nothing lies elsewhere",
         {"hands": [7, 7, 7], "widow": 1, "elsewhere": {}},
         {"hands": [sum(h.values()) for h in hands], "widow": len(after.zone("widow")), "elsewhere": rest},
+        observed=lambda: {
+            seen.MOVE,
+            *(seen.size(f"hand/{s}") for s in range(N) if sum(hands[s].values()) != HAND),
+            *((seen.size("widow"),) if len(after.zone("widow")) != 1 else ()),
+            *(seen.zone(z) for z in rest),
+        },
     )
     rnd = before.get("round", 0) + 1
     props.expect(
@@ -55,6 +67,8 @@ def _dealt_as_sent(props: MoonProperties, step: Step) -> None:
         "each deal (a void hand's too) counts one more round",
         rnd,
         after.get("round"),
+        observed=(seen.ROUND,),
+        rule="the next round",
     )
 
 
@@ -70,6 +84,11 @@ def _first_bidder(props: MoonProperties, after: Snapshot) -> None:
         "left of the first dealer, one seat clockwise per hand dealt before",
         {"phase": "bid", "to_act": opener, "first_bidder": opener},
         {"phase": after.phase, "to_act": after.to_act, "first_bidder": after.get("first_bidder")},
+        observed=lambda: wrong(
+            (seen.PHASE, after.phase == "bid"),
+            (seen.TO_ACT, after.to_act == opener),
+            (FIRST_BIDDER, after.get("first_bidder") == opener),
+        ),
     )
     props.expect(
         "MOON-BID-1",
@@ -77,6 +96,7 @@ def _first_bidder(props: MoonProperties, after: Snapshot) -> None:
         "the dealer moves left with the first bidder: the first bidder sits left of the dealer",
         (opener - 1) % N,
         after.get("dealer"),
+        observed=(seen.DEALER,),
     )
 
 
@@ -89,6 +109,8 @@ def _fresh_hand(props: MoonProperties, after: Snapshot) -> None:
         "a fresh hand starts with no bidding action taken",
         [None] * N,
         after.get("bids"),
+        observed=(BID_RECORD,),
+        rule="a fresh hand",
     )
     props.expect(
         "MOON-INV-3",
@@ -96,6 +118,8 @@ def _fresh_hand(props: MoonProperties, after: Snapshot) -> None:
         "a fresh hand has no declarer and no contract before bidding",
         {"declarer": None, "contract": None},
         {"declarer": after.get("declarer"), "contract": after.get("contract")},
+        observed=lambda: {f for f in (DECLARER, CONTRACT) if after.get(f) is not None},
+        rule="a fresh hand",
     )
     if props.hands_dealt > 1:
         props.cover("MOON-INV-10")  # the game went on to another hand: no hand cap

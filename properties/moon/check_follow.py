@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ruleproof.model import observed as seen
 from ruleproof.model.engine import Move
 from ruleproof.properties.moon.moves import play
 from ruleproof.properties.moon.props import checks
 from ruleproof.properties.moon.readings import base_follow_clause, follow_clause, resolve
 from ruleproof.properties.moon.state import hand_of, is_value
 from ruleproof.properties.moon.tiles import led_suit, legal_plays
-from ruleproof.properties.snapshot import Snapshot, Step, move_diff
+from ruleproof.properties.snapshot import Snapshot, Step, move_diff, move_diff_observed
 
 if TYPE_CHECKING:
     from ruleproof.properties.moon.props import MoonProperties
@@ -33,6 +34,7 @@ def lead_moves(props: MoonProperties, step: Step) -> None:
         got == set(hand) and len(after.moves) == len(hand),
         "any tile in hand may be led",
         *move_diff([play(t) for t in hand], after.moves),
+        observed=lambda: move_diff_observed([play(t) for t in hand], after.moves),
     )
 
 
@@ -77,6 +79,7 @@ def follow_moves(props: MoonProperties, step: Step) -> None:
         + f" under contract {contract!r}: play a following tile if held, else any tile",
         *move_diff([play(t) for t in want], after.moves),
         cause=found[1],
+        observed=lambda: move_diff_observed([play(t) for t in want], after.moves),
     )
 
 
@@ -116,6 +119,7 @@ def _listed_revoke_played(props: MoonProperties, before: Snapshot, tile: Any) ->
             {"one of": sorted(legal_plays(hand, trick, contract))},
             {"played": tile},
             cause=f"{found[1]}: played",
+            observed=(seen.MOVE, seen.card(tile)),  # the tile played: what MOON-INV-5 finds in this step
         )
 
 
@@ -134,4 +138,5 @@ def each_play_follows(props: MoonProperties, step: Step) -> None:
         "a play follows the led suit when the hand can, against the hand before it",
         {"one of": sorted(allowed)},
         {"played": tile},
+        observed=(seen.MOVE, seen.card(tile)),
     )

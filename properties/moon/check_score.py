@@ -7,8 +7,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.moon.props import checks
-from ruleproof.properties.moon.state import bids_of, completed_trick, declarer_of, is_value, last_trick, won_tiles
+from ruleproof.properties.moon.state import (
+    bids_of,
+    changed_scores,
+    completed_trick,
+    declarer_of,
+    is_value,
+    last_trick,
+    won_tiles,
+    wrong,
+)
 from ruleproof.properties.moon.tiles import SHOOT, TRICKS, WON, N, trick_winner
 from ruleproof.properties.snapshot import Snapshot, Step
 
@@ -41,7 +51,15 @@ def hand_end(props: MoonProperties, step: Step) -> None:
     """Scoring after the seventh trick, then the next deal or the end of the game."""
     before, after = step.before, step.after
     if after.phase == "over" and not (before.phase == "play" and step.kind == "play"):
-        props.expect("MOON-END-1", False, "the game can only end when a hand is scored", before.phase, "over")
+        props.expect(
+            "MOON-END-1",
+            False,
+            "the game can only end when a hand is scored",
+            before.phase,
+            "over",
+            observed=(seen.PHASE,),
+            rule="the end only after a hand",
+        )
     done = completed_trick(step)
     if done is None or not last_trick(step):
         return
@@ -68,6 +86,10 @@ def _moon_shot(props: MoonProperties, step: Step, d: int) -> None:
         "a made 21 (all 7 tricks) wins the game at once for the declarer; the scores stay as they were",
         {"phase": "over", "winners": [d], "scores": old},
         {"phase": after.phase, "result": after.get("result"), "scores": new},
+        observed=lambda: (
+            wrong((seen.PHASE, after.phase == "over"), (seen.RESULT, (after.get("result") or {}).get("winners") == [d]))
+            | changed_scores(old, new)
+        ),
     )
 
 
@@ -100,6 +122,7 @@ def _hand_scored(props: MoonProperties, step: Step, d: int, b: int, tricks: list
         + (" (scores_21: a made 21 scores 21)" if b == SHOOT and made else ""),
         want[d] - old[d],
         new[d] - old[d],
+        observed=(seen.score(d),),
     )
     props.expect(
         "MOON-SCORE-3",
@@ -107,9 +130,15 @@ def _hand_scored(props: MoonProperties, step: Step, d: int, b: int, tricks: list
         "each opponent scores one point per trick won",
         [want[s] - old[s] if s != d else None for s in range(N)],
         [new[s] - old[s] if s != d else None for s in range(N)],
+        observed=lambda: {seen.score(s) for s in range(N) if s != d and new[s] != want[s]},
     )
     props.expect(
-        "MOON-INV-8", all(new[s] >= old[s] for s in range(N) if s != d), "non-declarers' totals never go down", old, new
+        "MOON-INV-8",
+        all(new[s] >= old[s] for s in range(N) if s != d),
+        "non-declarers' totals never go down",
+        old,
+        new,
+        observed=lambda: {seen.score(s) for s in range(N) if s != d and new[s] < old[s]},
     )
 
 
@@ -132,6 +161,9 @@ def _end_rule(props: MoonProperties, after: Snapshot) -> None:
             f"a unique highest total at or above {props.target} wins and ends the game",
             {"phase": "over", "winners": leaders},
             {"phase": after.phase, "result": after.get("result")},
+            observed=lambda: wrong(
+                (seen.PHASE, after.phase == "over"), (seen.RESULT, result.get("winners") == leaders)
+            ),
         )
     elif top >= props.target:
         props.expect(
@@ -140,6 +172,7 @@ def _end_rule(props: MoonProperties, after: Snapshot) -> None:
             f"the highest total ({top}) is shared by seats {leaders}: another hand is played",
             "deal",
             after.phase,
+            observed=(seen.PHASE,),
         )
     else:
         props.expect(
@@ -148,6 +181,7 @@ def _end_rule(props: MoonProperties, after: Snapshot) -> None:
             f"nobody has reached {props.target}: another hand is played",
             "deal",
             after.phase,
+            observed=(seen.PHASE,),
         )
     if after.phase == "deal":
         props.cover("MOON-INV-10")
@@ -158,6 +192,7 @@ def _end_rule(props: MoonProperties, after: Snapshot) -> None:
         "(only the declarer loses, and a tie at the top leaves a non-declarer there)",
         f">= {props.target}",
         new,
+        observed=(seen.SCORES,),
     )
     # a top at the target plays on by the rules only when tied: an engine that plays on past a unique top
     # (MOON-END-1) is judged afresh from its own totals

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ruleproof.properties.moon.props import checks
-from ruleproof.properties.moon.state import conservation
+from ruleproof.properties.moon.state import changed_scores, conservation
 from ruleproof.properties.snapshot import Step
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 @checks("MOON-INV-1", "MOON-SETUP-2", "MOON-INV-8")
 def every_tile_once(props: MoonProperties, step: Step) -> None:
-    conservation(props, step.after)
+    conservation(props, step.after, dealt=step.kind == "deal")
     before, after = step.before, step.after
     hand_over = before.phase == "play" and after.phase != "play"
     if not hand_over:
@@ -26,4 +26,5 @@ def every_tile_once(props: MoonProperties, step: Step) -> None:
             "scores change only when a hand is scored at the end of its seventh trick",
             before.scores,
             after.scores,
+            observed=lambda: changed_scores(before.scores, after.scores),
         )

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ruleproof.model import observed as seen
 from ruleproof.model.notation import tile_ends
 from ruleproof.properties.moon.props import checks
 from ruleproof.properties.moon.readings import resolve, winner_clause
-from ruleproof.properties.moon.state import completed_trick, hand_of, last_trick, taker, won_tiles
+from ruleproof.properties.moon.state import TRICK_SEATS, completed_trick, hand_of, last_trick, taker, won_tiles, wrong
 from ruleproof.properties.moon.tiles import TRICKS, WON, N, follows, is_double, is_trump, led_suit, trick_winner
 from ruleproof.properties.snapshot import Snapshot, Step
 
@@ -28,7 +29,12 @@ def tile_played(props: MoonProperties, step: Step) -> None:
         return
     seat, t = before.to_act, step.move["tile"]
     props.expect(
-        "MOON-INV-1", t in hand_of(before, seat), "a play is a tile from the player's own hand", "a held tile", t
+        "MOON-INV-1",
+        t in hand_of(before, seat),
+        "a play is a tile from the player's own hand",
+        "a held tile",
+        t,
+        observed=(seen.MOVE, seen.zone(f"hand/{seat}"), seen.card(t)),  # as the accepted probe observes it
     )
     trick = [*before.zone("trick"), t]
     seats = [*list(before.get("trick_seats") or []), seat]
@@ -43,6 +49,7 @@ def tile_played(props: MoonProperties, step: Step) -> None:
             "the completed trick goes whole onto one won stack",
             {WON[winner]: sorted(trick)},
             {WON[s]: sorted(g.elements()) for s, g in gains.items() if g},
+            observed=lambda: {seen.zone(WON[winner]), *(seen.zone(WON[s]) for s, g in gains.items() if g)},
         )
     # tiles on another seat's won stack are out of place: later scores follow from it (which rule put them
     # there is trick_won's, when one reading alone explains the taker)
@@ -52,6 +59,8 @@ def tile_played(props: MoonProperties, step: Step) -> None:
         f"the trick {trick} goes onto the won stack of seat {winner}, whose tile wins it",
         {WON[winner]: sorted(trick)},
         {WON[s]: sorted(g.elements()) for s, g in gains.items() if g},
+        # the stacks of the rules' taker and the engine's: what trick_won's rule finds in this step
+        observed=lambda: {seen.zone(WON[winner]), *(seen.zone(WON[s]) for s, g in gains.items() if g)},
     )
 
 
@@ -64,6 +73,7 @@ def _trick_grows(props: MoonProperties, before: Snapshot, after: Snapshot, trick
         "the tile joins the trick in play order",
         {"trick": trick, "trick_seats": seats},
         {"trick": after.zone("trick"), "trick_seats": after.get("trick_seats")},
+        observed=(seen.zone("trick"), TRICK_SEATS),
     )
     props.expect(
         "CONTRACT-TURN-1",
@@ -71,6 +81,7 @@ def _trick_grows(props: MoonProperties, before: Snapshot, after: Snapshot, trick
         "play passes to the left",
         (seats[-1] + 1) % N,
         after.to_act,
+        observed=lambda: {seen.TO_ACT, *((seen.PHASE,) if after.phase != "play" else ())},
     )
     props.expect(
         "MOON-WIN-2" if won_tiles(before) else "MOON-LEAD-1",
@@ -78,6 +89,7 @@ def _trick_grows(props: MoonProperties, before: Snapshot, after: Snapshot, trick
         "while a trick has tiles, `leader` is the seat that led it",
         seats[0],
         after.get("leader"),
+        observed=(seen.LEADER,),
     )
 
 
@@ -120,6 +132,7 @@ def trick_won(props: MoonProperties, step: Step) -> None:
         {"winner": seats[w], "tile": trick[w]},
         {"winner": got, "tile": trick[seats.index(got)] if got in seats else None},
         cause=cause,
+        observed=(seen.zone(WON[seats[w]]), seen.zone(WON[got])),  # the trick on the wrong won stack
     )
 
 
@@ -160,6 +173,11 @@ def next_lead(props: MoonProperties, step: Step) -> None:
             "the trick winner leads the next trick",
             {"phase": "play", "to_act": leads},
             {"phase": after.phase, "to_act": after.to_act, "trick": after.zone("trick")},
+            observed=lambda: wrong(
+                (seen.PHASE, after.phase == "play"),
+                (seen.TO_ACT, after.to_act == leads),
+                (seen.zone("trick"), not after.zone("trick")),
+            ),
         )
         return
     props.expect(
@@ -168,6 +186,7 @@ def next_lead(props: MoonProperties, step: Step) -> None:
         "a hand is exactly 7 tricks of 3 tiles: after the 21st tile the hand is over",
         "deal or over",
         after.phase,
+        observed=(seen.PHASE,),
     )
     hands = {s: hand_of(after, s) for s in range(N) if hand_of(after, s)}
     props.expect(  # six tricks were on the won stacks before this one: the counts add up to 7
@@ -176,4 +195,5 @@ def next_lead(props: MoonProperties, step: Step) -> None:
         "after 7 tricks every hand is empty (each seat played 7 of its tiles)",
         {},
         hands,
+        observed=lambda: {seen.size(f"hand/{s}") for s in hands},  # a hand that held too many tiles
     )

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.moon.props import checks
-from ruleproof.properties.moon.state import auction_open, bid_action, declarer_of, hand_of, high_bid
+from ruleproof.properties.moon.state import CONTRACT, auction_open, bid_action, declarer_of, hand_of, high_bid, wrong
 from ruleproof.properties.moon.tiles import HAND, N
-from ruleproof.properties.snapshot import Snapshot, Step, move_diff
+from ruleproof.properties.snapshot import Snapshot, Step, move_diff, move_diff_observed
 
 if TYPE_CHECKING:
     from ruleproof.properties.moon.props import MoonProperties
@@ -41,6 +42,10 @@ def widow_taken(props: MoonProperties, step: Step) -> None:
         "the other hands are unchanged",
         {"phase": "discard", "to_act": d, "hands": [sorted(w.elements()) for w in want]},
         {"phase": after.phase, "to_act": after.to_act, "hands": [sorted(g.elements()) for g in got]},
+        observed=lambda: (
+            _out_of_place(after, want, got)
+            | wrong((seen.PHASE, after.phase == "discard"), (seen.TO_ACT, after.to_act == d))
+        ),
     )
     props.expect(  # tiles out of place (the widow left in the middle, a hand changed): what follows is its doing
         "MOON-INV-4",
@@ -48,6 +53,7 @@ def widow_taken(props: MoonProperties, step: Step) -> None:
         "after the widow is taken the declarer holds 8 tiles, the widow zone is empty, the other hands unchanged",
         [sorted(w.elements()) for w in want],
         {"hands": [sorted(g.elements()) for g in got], "widow": after.zone("widow")},
+        observed=lambda: _out_of_place(after, want, got),
     )
 
 
@@ -70,6 +76,7 @@ def widow_and_trump(props: MoonProperties, step: Step) -> None:
             "the contract stays as named for the whole hand",
             before.get("contract"),
             after.get("contract"),
+            observed=(CONTRACT,),
         )
 
 
@@ -83,6 +90,7 @@ def _discard_offered(props: MoonProperties, after: Snapshot) -> None:
         got == hand and len(after.moves) == len(hand),
         "the declarer discards exactly one of their 8 tiles, any of them (the widow included)",
         *move_diff([{"type": "discard", "tile": t} for t in hand], after.moves),
+        observed=lambda: move_diff_observed([{"type": "discard", "tile": t} for t in hand], after.moves),
     )
 
 
@@ -100,6 +108,12 @@ def _widow_exchange(props: MoonProperties, step: Step) -> None:
         "after the exchange the declarer holds 7, the discard holds the one tile discarded, the others are unchanged",
         {"hand": sorted(want[d].elements()), "discarded": [t]},
         {"hand": sorted(got[d].elements()), "discarded": after.zone("discarded")},
+        observed=lambda: {
+            seen.MOVE,
+            seen.card(t),
+            *_out_of_place(after, want, got),
+            *((seen.zone("discarded"),) if after.zone("discarded") != [t] else ()),
+        },
     )
     props.expect(
         "MOON-WIDOW-1",
@@ -107,6 +121,8 @@ def _widow_exchange(props: MoonProperties, step: Step) -> None:
         "after the discard the declarer names trumps",
         {"phase": "trump", "to_act": d},
         {"phase": after.phase, "to_act": after.to_act},
+        observed=lambda: wrong((seen.PHASE, after.phase == "trump"), (seen.TO_ACT, after.to_act == d)),
+        rule="the declarer names trumps",
     )
     if t == props.widow:
         props.cover("MOON-WIDOW-1")
@@ -122,6 +138,7 @@ def _trumps_offered(props: MoonProperties, after: Snapshot) -> None:
         "the declarer names a number 0-6, no trump, or doubles (only if doubles_trump is on)",
         sorted(want_s, key=str),
         sorted(got_s, key=str),
+        observed=lambda: move_diff_observed([{"type": "trump", "suit": x} for x in want_s], after.moves),
     )
 
 
@@ -135,6 +152,8 @@ def _contract_named(props: MoonProperties, step: Step) -> None:
         "the named contract holds for the hand's play",
         {"contract": named, "phase": "play"},
         {"contract": after.get("contract"), "phase": after.phase},
+        observed=lambda: wrong((CONTRACT, after.get("contract") == named), (seen.PHASE, after.phase == "play")),
+        rule="the contract holds",
     )
     declarer = declarer_of(before)
     props.expect(
@@ -143,5 +162,15 @@ def _contract_named(props: MoonProperties, step: Step) -> None:
         "the declarer leads the first trick",
         declarer,
         after.to_act,
+        observed=lambda: {seen.TO_ACT, *((seen.zone("trick"),) if after.zone("trick") else ())},
     )
     props.cover("MOON-INV-6")
+
+
+def _out_of_place(after: Snapshot, want: list[Counter[str]], got: list[Counter[str]]) -> set[str]:
+    """The hands that do not hold what the rules say (their contents), the tiles that differ, and the
+    widow when tiles are left in it."""
+    seats = [s for s in range(N) if got[s] != want[s]]
+    tiles = [t for s in seats for t in ((got[s] - want[s]) + (want[s] - got[s])).elements()]
+    widow = {seen.zone("widow")} if after.zone("widow") else set()
+    return {*(seen.zone(f"hand/{s}") for s in seats), *seen.cards(tiles), *widow}

@@ -144,5 +144,7 @@ class MoonProperties(GameProperties):
     @checks.hook("MOON-SETUP-1", "MOON-SETUP-2", "MOON-INV-1", "CONTRACT-SETUP-2", "CONTRACT-SETUP-3")
     def start(self, snap: Snapshot) -> None:
         judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
-        self.expect("MOON-SETUP-1", snap.players == N, "Moon is for exactly 3 players", N, snap.players)
+        self.expect(
+            "MOON-SETUP-1", snap.players == N, "Moon is for exactly 3 players", N, snap.players, observed=("players",)
+        )
         conservation(self, snap)

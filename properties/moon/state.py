@@ -9,9 +9,23 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TypeGuard
 
+from ruleproof.model import observed as seen
 from ruleproof.properties.base import GameProperties
 from ruleproof.properties.moon.tiles import SHOOT, TILESET, TRICKS, WON, N
 from ruleproof.properties.snapshot import Snapshot, Step
+
+# the atoms of Moon's own fields (``ruleproof.model.observed`` names the contract's), by the field's name
+# as the session's own findings name a changed field
+BID_RECORD = "bids"  # each seat's action of the hand
+DECLARER = "declarer"
+CONTRACT = "contract"
+FIRST_BIDDER = "first_bidder"
+TRICK_SEATS = "trick_seats"
+
+
+def wrong(*parts: tuple[str, bool]) -> set[str]:
+    """The atoms of the parts judged wrong: ``(atom, ok)`` pairs, the atoms whose part is not ok."""
+    return {atom for atom, ok in parts if not ok}
 
 
 def seat_of(value: Any) -> int | None:
@@ -82,8 +96,10 @@ def last_trick(step: Step) -> bool:
     return won_tiles(step.before) == N * (TRICKS - 1)
 
 
-def conservation(props: GameProperties, snap: Snapshot) -> None:
-    """MOON-INV-1 / MOON-SETUP-2: the 22 tiles, each exactly once, over the zones."""
+def conservation(props: GameProperties, snap: Snapshot, dealt: bool = False) -> None:
+    """MOON-INV-1 / MOON-SETUP-2: the 22 tiles, each exactly once, over the zones.  The finding observes the
+    tiles out of place and the zones holding them; ``dealt``: the state a deal just made, so they are the
+    deal's doing (the move, too)."""
     everything = snap.all_cards()
     ok = everything == TILESET
     if not ok:
@@ -96,8 +112,22 @@ def conservation(props: GameProperties, snap: Snapshot) -> None:
             "the zones must hold each of the 22 Moon tiles ([0-0] and [a-b], 1<=b<=a<=6) exactly once",
             "22 distinct tiles",
             {"extra": extra, "missing": missing},
+            observed=lambda: _misplaced(snap, {*extra, *missing}) | ({seen.MOVE} if dealt else set()),
         )
     props.cover("MOON-INV-1", "MOON-SETUP-2")
+
+
+def _misplaced(snap: Snapshot, tiles: set[str]) -> set[str]:
+    """The tiles out of place and the sizes of the zones that hold them."""
+    zones = {seen.size(z) for z in snap.zone_names() if tiles.intersection(snap.zone(z))}
+    return {*seen.cards(tiles), *zones}
+
+
+def changed_scores(before: Sequence[Any], after: Sequence[Any]) -> set[str]:
+    """The seats whose total differs between two score lists (the whole field when a length is off)."""
+    if len(before) != len(after):
+        return {seen.SCORES}
+    return {seen.score(s) for s in range(len(after)) if before[s] != after[s]}
 
 
 def auction_open(bids: Sequence[Any]) -> bool:

@@ -103,6 +103,20 @@ HOUSE: dict[str, HouseRules] = {
             "a phone port with a one-line worst-card rule, 1s only when void, a UI-trusting play check "
             "and a stale leader in its state export",
         ),
+        HouseRules(
+            "pub_league",
+            (
+                "dealer_never_moves",
+                "dealer_leads_first",
+                "wild_costs_one",
+                "tally_counts_out_fool",
+                "deal_unchecked_sizes",
+            ),
+            "a pub league's engine with five deviations, one of them a real bug: one seat deals every round and "
+            "leads the first trick itself (both shown by the deal), a 1 left in hand costs 1 and going out as a "
+            "fool still adds to the tally (both shown by the round's scoring), and a deal is checked for its "
+            "cards but not for the hands' sizes (the bug: a hand of 11 and one of 13 are dealt)",
+        ),
     )
 }
 

@@ -13,9 +13,10 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
+from ruleproof.model import observed as obs
 from ruleproof.model.engine import JSONObject
 from ruleproof.model.findings import Setup
-from ruleproof.properties.base import GameProperties, IntRange
+from ruleproof.properties.base import GameProperties, IntRange, Observed
 from ruleproof.properties.checks import CheckRegistry
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import GAME, default_decks, diff, ordinary, pool
@@ -142,10 +143,12 @@ class IdiotProperties(GameProperties):
         """The move applied was one the engine listed (not a probe the engine accepted)."""
         return key_of(step.move) in self.view(step.before).listed
 
-    def require(self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None) -> None:
+    def require(
+        self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None, *, observed: Observed = ()
+    ) -> None:
         """Fail ``clause`` when ``ok`` is false, without counting it as exercised."""
         if not ok:
-            self.fail(clause, message, expected, got)
+            self.fail(clause, message, expected, got, observed=observed)
 
     # -- what to draw --------------------------------------------------------------------
     @classmethod
@@ -232,7 +235,7 @@ class IdiotProperties(GameProperties):
     def start(self, snap: Snapshot) -> None:
         judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         n = snap.players
-        self.expect("IDIOT-SETUP-1", n >= 2, "Idiot needs at least 2 players", ">= 2", n)
+        self.expect("IDIOT-SETUP-1", n >= 2, "Idiot needs at least 2 players", ">= 2", n, observed=("players",))
         want = pool(self.decks)
         got = snap.all_cards()
         self.expect(
@@ -241,4 +244,5 @@ class IdiotProperties(GameProperties):
             f"the pool is {self.decks} standard deck(s) shuffled together",
             52 * self.decks,
             diff(got, want),
+            observed=lambda: obs.cards((got - want) + (want - got)),
         )

@@ -150,6 +150,13 @@ class IdiotProperties(GameProperties):
         if not ok:
             self.fail(clause, message, expected, got, observed=observed)
 
+    def listing_clause(self, snap: Snapshot, missing: Sequence[Any], extra: Sequence[Any]) -> str | None:
+        """A fixture's listing difference filed as the listing checks file it (``listing``)."""
+        # imported here: ``listing`` reads the checks' maps, and the check modules import this one
+        from ruleproof.properties.idiot.listing import listing_clause
+
+        return listing_clause(self, snap, missing, extra)
+
     # -- what to draw --------------------------------------------------------------------
     @classmethod
     def default_options(cls, players: int, sent: JSONObject) -> JSONObject:

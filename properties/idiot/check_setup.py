@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import ZONE_ROWS, same, sorted_cards
+from ruleproof.properties.idiot.cards import ZONE_ROWS, deck_situation, same, sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
 from ruleproof.properties.idiot.view import View
@@ -52,6 +52,7 @@ def deal_lands(props: IdiotProperties, step: Step) -> None:
         got,
         observed=lambda: [obs.zone(f"{z}/{s}") for z in ZONE_ROWS for s in range(n) if got[z][s] != want[z][s]],
     )
+    props.situation("IDIOT-DEAL-2", deck_situation(props.decks))
     props.expect(
         "IDIOT-DEAL-2",
         after.zone("draw") == m["draw"] and len(m["draw"]) == 52 * props.decks - 9 * n,

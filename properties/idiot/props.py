@@ -19,7 +19,7 @@ from ruleproof.model.findings import Setup
 from ruleproof.properties.base import GameProperties, IntRange, Observed
 from ruleproof.properties.checks import CheckRegistry
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import GAME, default_decks, diff, ordinary, pool
+from ruleproof.properties.idiot.cards import DECK_SITUATIONS, GAME, deck_situation, default_decks, diff, ordinary, pool
 from ruleproof.properties.idiot.diff import Gap, extra_aspect, gaps, held_gaps
 from ruleproof.properties.idiot.legal import legal_set
 from ruleproof.properties.idiot.outcome import Outcome, predict
@@ -45,8 +45,12 @@ class IdiotProperties(GameProperties):
     step_scale: ClassVar[float] = 1.5
     # the readings of "four or more of one rank on top": a count of the cards of one play, of the
     # run across plays, of exactly four, or of the rank anywhere near the top (docs/rules/idiot.md)
+    # ... and of the pool: one deck (every card unique) or several (identical cards, interchangeable): each a
+    # table of its own, so an engine that declares one deck count leaves the other unjudged (`partial`)
     situations: ClassVar[dict[str, tuple[str, ...]]] = {
         "IDIOT-BURN-4KIND": ("one-play", "across-plays", "five-or-more", "run-broken"),
+        "IDIOT-SETUP-2": DECK_SITUATIONS,
+        "IDIOT-DEAL-2": DECK_SITUATIONS,
     }
     options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {
         "decks": IntRange(1),
@@ -245,6 +249,7 @@ class IdiotProperties(GameProperties):
         self.expect("IDIOT-SETUP-1", n >= 2, "Idiot needs at least 2 players", ">= 2", n, observed=("players",))
         want = pool(self.decks)
         got = snap.all_cards()
+        self.situation("IDIOT-SETUP-2", deck_situation(self.decks))
         self.expect(
             "IDIOT-SETUP-2",
             got == want,

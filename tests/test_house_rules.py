@@ -13,6 +13,7 @@ from ruleproof.model.report import GameReport
 from ruleproof.run.runner import PROFILES, certify_game
 from ruleproof.transport.checked import CheckedEngine
 from tests.house_rules import black_maria, idiot
+from tests.independent import idiot as independent_idiot
 
 
 def certify(engine: object, game: str) -> GameReport:
@@ -135,3 +136,35 @@ def test_idiot_house_rules_are_each_caught_in_one_run() -> None:
 def _first(r: GameReport, rule: str) -> float:
     """When the first cause of IDIOT-INV-7's ``rule`` was seen (deviations are listed in that order)."""
     return min(f.seconds for f in r.failures_of("IDIOT-INV-7") if f.finding.rule == rule)
+
+
+def test_an_idiot_engine_with_five_deviations_reads_as_five() -> None:
+    """tests/independent/idiot.py ``house.py_shithead``: the draw comes before the play leaves the hand (from the
+    first play of every game: whatever follows comes after it in time), a 3 is transparent, an 8 skips, a queen
+    reverses, and the opening ladder crashes past the ace (its one real bug)."""
+    r = certify(independent_idiot.house.py_shithead(), "idiot")
+    assert r.broken is None and not r.check_errors
+    devs = r.deviations()
+    got = {
+        (frozenset(d.clauses), d.cause if d.head.finding.rule or d.clause.startswith("CONTRACT") else "") for d in devs
+    }
+    assert len(devs) == 5 and got == {
+        # the hand short after every play: the draw pile and the hand's size, and a chain judged on the cards the
+        # rules would have drawn, in the same step
+        (frozenset({"IDIOT-DRAW-1", "IDIOT-INV-5", "IDIOT-DRAW-3"}), ""),
+        # the transparent 3: the ranks listed on a pile, not how many cards were drawn: a deviation of its own,
+        # though it always comes after the draw's; a blind card taken on it lowers the top (IDIOT-INV-8)
+        (frozenset({"IDIOT-PLAY-2", "IDIOT-INV-8"}), "3 unlike any order"),
+        (frozenset({"IDIOT-INV-7"}), "skip"),
+        (frozenset({"IDIOT-INV-7"}), "direction"),
+        (frozenset({"CONTRACT-MOVES-2"}), "refused decline (internal)"),
+    }, [(d.clauses, d.cause) for d in devs]
+    assert r.consequences() == []
+    # the draw rule's deviation comes first in every game: the rank rule's counterexample shows it too, and the
+    # rank rule still follows nothing (the ranks offered do not depend on the cards drawn)
+    draw, play = r.failure("IDIOT-DRAW-1"), r.failure("IDIOT-PLAY-2")
+    assert draw is not None and play is not None and not play.follows and draw.steps <= play.steps
+    # the real bug stands apart: one crash, one finding, joined with nothing
+    crash = next(d for d in devs if d.clause == "CONTRACT-MOVES-2")
+    assert len(crash.failures) == 1 and not crash.head.with_clauses
+    assert any(a.startswith("crash:") for a in crash.head.finding.observed)

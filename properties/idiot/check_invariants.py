@@ -254,7 +254,10 @@ def pile_shape(props: IdiotProperties, step: Step) -> None:
         props.cover("IDIOT-INV-6")
     if before.phase in ("opening", "play"):
         _emptied(props, step, pile)
-    _never_falls(props, before.zone("discard"), pile)
+    if props.applied(step) is None:  # a play the rules forbid, applied, is IDIOT-INV-4's and its rule's
+        _never_falls(props, before.zone("discard"), pile)
+    else:
+        props.cover("IDIOT-INV-8")
 
 
 def _emptied(props: IdiotProperties, step: Step, pile: list[str]) -> None:

@@ -18,7 +18,7 @@ from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import ordinary, reason, sorted_cards
 from ruleproof.properties.idiot.props import checks
-from ruleproof.properties.idiot.reporting import TOP, report_applied, report_gaps
+from ruleproof.properties.idiot.reporting import TOP, rank_rule, report_applied, report_gaps
 from ruleproof.properties.idiot.view import View
 from ruleproof.properties.snapshot import Snapshot, Step
 
@@ -85,14 +85,14 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
     assert r is not None
     why = reason(r, v0.pile, v0.opts)
     if why is not None and why != "order":
-        clause = RANK_CLAUSES[_REASON_ASPECT[why]]
-        cause = f"{_REASON_ASPECT[why].value} on {o.top or 'nothing'}"
+        aspect = _REASON_ASPECT[why]
+        cause = f"{aspect.value} on {o.top or 'nothing'}"
     elif ordinary(r, v0.opts) and v0.pile:
         skip = "T" if v0.opts["ten_anytime"] else ""
         aspect, cause = props.ranks.classify(r, o.top, bool(o.engine_legal), skip)
-        clause = RANK_CLAUSES[aspect]
     else:
         return
+    clause = RANK_CLAUSES[aspect]
     verdict = "took as legal" if o.engine_legal else "failed"
     props.fail(
         clause,
@@ -103,6 +103,7 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
         # failed: only a card taken leaves the rules, IDIOT-INV-8 in the same step)
         cause=f"blind {'taken' if o.engine_legal else 'failed'}: {cause}",
         observed=(obs.MOVE, TOP),  # the card judged on the engine's own top, like a listed play
+        rule=rank_rule(aspect, cause),
     )
 
 

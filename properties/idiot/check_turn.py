@@ -74,7 +74,8 @@ def _pending(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome)
         "a chain when a card just drawn has the rank just played, else nothing",
         None if ok else {"pending": o.pending, "drawn": o.drawn},
         v1.pending,
-        observed=(PENDING,),
+        # a chain rests on the cards just drawn: the draw pile too (a draw rule's chain is the draw's step)
+        observed=(PENDING, obs.zone("draw")) if clause == "IDIOT-DRAW-3" else (PENDING,),
     )
     if ok and o.pending:
         props.expect(
@@ -195,10 +196,12 @@ def _other_seat(props: IdiotProperties, n: int, o: Outcome, got: int | None, ope
     assert want is not None
     if opening and got == next_active(props.setup.dealer, n, o.out):
         return "IDIOT-OPEN-2", "the dealer's left"
-    if got == prev_active(o.s, n, o.out):
-        return "IDIOT-INV-7", "counter-clockwise"
+    # with three active seats a seat skipped and the direction reversed look alike in one turn: a skip (a
+    # reversed direction shows apart at a larger table)
     if got == next_active(want, n, o.out):
         return "IDIOT-INV-7", "a seat skipped"
+    if got == prev_active(o.s, n, o.out):
+        return "IDIOT-INV-7", "counter-clockwise"
     if got is not None and _nearer_counter_clockwise(o.s, got, n, o.out):
         return "IDIOT-INV-7", "counter-clockwise"  # a seat skipped the other way round: the direction shows
     return "IDIOT-INV-7", "another seat"

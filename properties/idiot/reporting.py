@@ -23,6 +23,12 @@ RANK_ASPECTS = frozenset(
 )
 
 
+def rank_rule(aspect: Aspect, cause: str) -> str:
+    """The rule of IDIOT-PLAY-2 a comparison no order explains breaks: the rank it is blamed on ("3 unlike any
+    order": a transparent 3; "7 unlike any order": a 7 capping the next play), two house rules two deviations."""
+    return cause if aspect is Aspect.RANK else ""
+
+
 def gap_atoms(aspect: Aspect, moves: list[dict[str, object]]) -> frozenset[str]:
     """What a listing difference observed: its moves, and the top when it is the ranks' legality."""
     return obs.moves(moves) | ({TOP} if aspect in RANK_ASPECTS else set())
@@ -41,10 +47,13 @@ def report_gaps(props: IdiotProperties, snap: Snapshot, clauses: dict[Aspect, st
         when = "in an earlier state of this game, now that the other way round is seen" if gap.earlier else "here"
         if gap.missing:
             message = f"legal_moves left out moves the rules allow {when} ({gap.aspect.value})"
-            props.fail(clause, message, {"listed": moves}, {"missing": moves}, cause=gap.cause, observed=atoms)
+            expected, got = {"listed": moves}, {"missing": moves}
         else:
             message = f"legal_moves offered moves the rules forbid {when} ({gap.aspect.value})"
-            props.fail(clause, message, {"absent": moves}, {"listed": moves}, cause=gap.cause, observed=atoms)
+            expected, got = {"absent": moves}, {"listed": moves}
+        props.fail(
+            clause, message, expected, got, cause=gap.cause, observed=atoms, rule=rank_rule(gap.aspect, gap.cause)
+        )
 
 
 def report_applied(props: IdiotProperties, step: Step, clauses: dict[Aspect, str]) -> None:
@@ -59,6 +68,7 @@ def report_applied(props: IdiotProperties, step: Step, clauses: dict[Aspect, str
             {"refused": step.move},
             {"accepted": step.move},
             cause=f"applied: {got[1]}",
+            rule=rank_rule(got[0], got[1]),
             # the move applied (IDIOT-INV-4 in the same step) and the same move as listed
             observed=gap_atoms(got[0], [step.move]) | {obs.MOVE},
         )

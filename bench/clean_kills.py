@@ -48,8 +48,8 @@ def judge(report: GameReport, planted: str) -> dict[str, Any]:
         "failing": [c for c, s in report.clauses.items() if s == "fail"],
         "unclean": list(kill.unclean),
         "unmarked": list(kill.unmarked),
-        "deviations": report.deviations(),
-        "consequences": report.consequences(),
+        "deviations": [list(d.clauses) for d in report.deviations()],
+        "consequences": [list(d.clauses) for d in report.consequences()],
     }
 
 
@@ -114,12 +114,13 @@ def _house(module: Any, game: str, args: argparse.Namespace) -> dict[str, Any]:
     for name, house in module.HOUSE.items():
         report = certify(module, game, *house.bugs)
         planted = {module.BUGS[b].clause for b in house.bugs if module.BUGS[b].clause}
-        groups = report.deviations()
+        groups = [list(d.clauses) for d in report.deviations()]
+        after = [list(d.clauses) for d in report.consequences()]
         named = {c for g in groups for c in g}
-        out[name] = {"planted": sorted(planted), "deviations": groups, "consequences": report.consequences()}
+        out[name] = {"planted": sorted(planted), "deviations": groups, "consequences": after}
         print(f"{game} {name}: planted {', '.join(sorted(planted))}")
-        print(f"  deviations:   {'; '.join(' with '.join(g) for g in groups) or '-'}")
-        print(f"  consequences: {', '.join(report.consequences()) or '-'}")
+        print(f"  deviations:   {len(groups)}: {'; '.join(' with '.join(g) for g in groups) or '-'}")
+        print(f"  consequences: {'; '.join(' with '.join(g) for g in after) or '-'}")
         print(f"  planted, not a deviation: {', '.join(sorted(planted - named)) or '-'}")
         if args.verbose:
             _relations(report)

@@ -121,3 +121,21 @@ def test_covering_plays_every_pair_of_interacting_values_in_a_few_rows() -> None
     assert all(any(r["d"] == v for r in rows) for v in values["d"])  # every value of an option that pairs with none
     assert len(rows) < len(list(product(*values.values()))) // 3  # not the full product
     assert rows == covering(values, pairs)  # the same rows every time
+
+
+def test_an_idiot_engine_of_one_deck_count_is_partial_on_the_pool() -> None:
+    # issue 28 item 5: an engine that declares one deck only never shows identical cards; the pool and the
+    # draw pile are judged for one of their two tables, and the other is named missing
+    props = properties_for("idiot")
+    ledger = Ledger()
+    for clause in ("IDIOT-SETUP-2", "IDIOT-DEAL-2"):
+        ledger.situation(clause, "1 deck")
+        assert _passed(props, ledger, clause) == "partial"
+    report = GameReport(
+        "idiot",
+        clauses={"IDIOT-SETUP-2": "partial"},
+        situations={"IDIOT-SETUP-2": {"1 deck": 12, "several decks": 0}},
+    )
+    assert report.missing("IDIOT-SETUP-2") == ["several decks"]
+    ledger.situation("IDIOT-SETUP-2", "several decks")
+    assert _passed(props, ledger, "IDIOT-SETUP-2") == "pass"

@@ -196,6 +196,14 @@ def sorted_cards(c: Counter[str]) -> list[str]:
     return sorted(c.elements())
 
 
+DECK_SITUATIONS = ("1 deck", "several decks")  # the pools IDIOT-SETUP-2 and IDIOT-DEAL-2 are judged with
+
+
+def deck_situation(decks: int) -> str:
+    """The situation of a pool of ``decks`` packs: with more than one, identical cards exist."""
+    return DECK_SITUATIONS[0] if decks == 1 else DECK_SITUATIONS[1]
+
+
 def diff(got: Counter[str], want: Counter[str]) -> dict[str, Any]:
     """Extra and missing cards, for a finding (a few of each)."""
     return {"extra": sorted((got - want).elements())[:8], "missing": sorted((want - got).elements())[:8]}

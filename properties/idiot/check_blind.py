@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.cards import sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.snapshot import Step
@@ -36,6 +37,7 @@ def blind_outcome(props: IdiotProperties, step: Step) -> None:
             f"a failed blind card ({card}) goes into the hand after the whole pile, and the pile is empty",
             None if ok else {"hand": sorted_cards(o.hand), "discard": []},
             None if ok else {"hand": sorted(v1.hand.lists[o.s]), "discard": v1.pile[-4:]},
+            observed=(obs.zone(f"hand/{o.s}"), obs.zone("discard")),
         )
         return
     props.cover("IDIOT-BLIND-2")
@@ -47,4 +49,5 @@ def blind_outcome(props: IdiotProperties, step: Step) -> None:
             f"a legal blind card ({card}) stays on top of the pile",
             None if ok else o.pile[-4:],
             None if ok else v1.pile[-4:],
+            observed=(obs.zone(f"hand/{o.s}"), obs.zone("discard")),
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.snapshot import Step
 
@@ -35,6 +36,8 @@ def draws(props: IdiotProperties, step: Step) -> None:
             "(§2.3b: straight away, before any follow-up); never on a pickup, a failed blind card, or holding 3+",
             {"draw": len(o.draw), "drawn": o.drawn},
             {"draw": len(v1.draw), "hand": sorted(v1.hand.lists[o.s])},
+            # how many cards came from the draw pile into the hand: the pile, and the hand's size (IDIOT-INV-5)
+            observed=(obs.zone("draw"), obs.size(f"hand/{o.s}")),
         )
     if o.drawn:
         props.cover("IDIOT-DRAW-1")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_gaps
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
 
 END_CLAUSES = {Aspect.OVER: "IDIOT-END-1"}
+OUT = "out"  # the contract's extra field: the seats out, in order
 
 
 @checks("IDIOT-OUT-1", "IDIOT-END-1")
@@ -35,6 +37,7 @@ def game_end(props: IdiotProperties, step: Step) -> None:
         "a player left with no hand, face-up or face-down card is out, appended to `out`",
         o.out,
         v1.out,
+        observed=(OUT,),
     )
     want_phase, want_loser = ("over", o.holders[0]) if o.over else ("play", None)
     got_phase, got_loser = v1.phase, (step.after.get("result") or {}).get("loser")
@@ -47,6 +50,7 @@ def game_end(props: IdiotProperties, step: Step) -> None:
         "the game ends as soon as exactly one player holds cards, and that player is the loser",
         None if ok else {"phase": want_phase, "loser": want_loser},
         None if ok else {"phase": got_phase, "loser": got_loser},
+        observed=(obs.PHASE, obs.RESULT),
     )
     props.cover("IDIOT-END-1")
     if o.gone:

@@ -13,6 +13,7 @@ import itertools
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.cards import RANK_AT, diff, top_run, within
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.view import View
@@ -20,6 +21,21 @@ from ruleproof.properties.snapshot import Snapshot, Step
 
 if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
+
+
+PILE = obs.zone("discard")
+OUT = "out"  # the contract's extra field: the seats out, in order
+
+
+def _drawn(s: int | None) -> tuple[str, ...]:
+    """What a draw step observes: the draw pile, and the size of the hand it fills."""
+    return (obs.zone("draw"), obs.size(f"hand/{s}"))
+
+
+def _unconserved(props: IdiotProperties, after: Snapshot) -> frozenset[str]:
+    """The cards created or lost: each one's atom (the pool's copies of it, wherever they lie)."""
+    total = props.view(after).total
+    return obs.cards(((total - props.pool) + (props.pool - total)).keys())
 
 
 @checks("IDIOT-INV-4")
@@ -35,6 +51,7 @@ def play_legality(props: IdiotProperties, step: Step) -> None:
             f"a play applied must be one the rules allow here (not: {bad[0].value})" if bad else "",
             "legal",
             step.move,
+            observed=(obs.MOVE, PILE),  # the play, and the pile it landed on
         )
     o = props.outcome(step)
     if o is None or not o.failed_blind:
@@ -47,6 +64,7 @@ def play_legality(props: IdiotProperties, step: Step) -> None:
         "a failed blind card shows up in the hand with the whole pile",
         None if ok else sorted(o.hand.elements()),
         None if ok else {"hand": sorted(v1.hand.lists[o.s]), "pile": v1.pile[-4:]},
+        observed=(obs.zone(f"hand/{o.s}"), PILE),
     )
 
 
@@ -84,6 +102,7 @@ def conservation(props: IdiotProperties, step: Step) -> None:
         f"every zone together must hold exactly {props.decks} deck(s)",
         52 * props.decks,
         None if ok else diff(props.view(step.after).total, props.pool),
+        observed=lambda: _unconserved(props, step.after),
     )
     old, new = step.before.zone("burned"), step.after.zone("burned")
     # the burn pile kept as it was, with cards added on top, needs no Counters to be a superset
@@ -94,6 +113,7 @@ def conservation(props: IdiotProperties, step: Step) -> None:
         "the burn pile only grows (burned cards are out of play for good)",
         "a superset of the burned cards",
         None if grew else diff(Counter(new), Counter(old)),
+        observed=(obs.zone("burned"),),
     )
 
 
@@ -115,6 +135,7 @@ def others_untouched(props: IdiotProperties, step: Step) -> None:
                 f"seat {s}'s move leaves seat {x}'s cards alone",
                 "unchanged",
                 {"seat": x},
+                observed=(obs.zone(f"hand/{x}"), obs.zone(f"face_up/{x}"), obs.zone(f"face_down/{x}")),
             )
 
 
@@ -144,6 +165,7 @@ def zone_discipline(props: IdiotProperties, step: Step) -> None:
             "face-up and face-down rows never grow after the swap phase",
             None if ok else [fu0, fd0],
             None if ok else [fu1, fd1],
+            observed=(obs.size(f"face_up/{s}"), obs.size(f"face_down/{s}")),
         )
         if fu1 < fu0:
             combo = step.kind == "play" and not v0.draw and v0.hand[s] <= Counter(step.move.get("cards") or [])
@@ -153,6 +175,7 @@ def zone_discipline(props: IdiotProperties, step: Step) -> None:
                 "a face-up card leaves only when the hand and the draw pile are empty (or in a TABLE-3 play)",
                 {"hand": 0, "draw": 0},
                 {"seat": s, "hand": v0.hand.size(s), "draw": len(v0.draw)},
+                observed=(obs.zone(f"face_up/{s}"),),
             )
         if fd1 < fd0:
             props.expect(
@@ -161,6 +184,7 @@ def zone_discipline(props: IdiotProperties, step: Step) -> None:
                 "one face-down card leaves, only when hand, face-up row and draw pile are empty",
                 {"hand": 0, "face_up": 0, "draw": 0},
                 {"hand": v0.hand.size(s), "face_up": fu0, "draw": len(v0.draw)},
+                observed=(obs.zone(f"face_down/{s}"),),
             )
 
 
@@ -176,7 +200,7 @@ def draw_rule(props: IdiotProperties, step: Step) -> None:
     v0, v1 = props.views(step)
     took = len(v0.draw) - len(v1.draw)
     if kind in ("pickup", "stop"):
-        props.expect("IDIOT-INV-5", took == 0, "no draw on a pickup turn or a stop", 0, took)
+        props.expect("IDIOT-INV-5", took == 0, "no draw on a pickup turn or a stop", 0, took, observed=_drawn(s))
         return
     if kind == "play" and s is not None and _held(step.move.get("cards") or [], v0, s):
         if v1.draw:
@@ -186,10 +210,16 @@ def draw_rule(props: IdiotProperties, step: Step) -> None:
                 "after a play the hand is refilled to 3 while the draw pile lasts",
                 3,
                 v1.hand.size(s),
+                observed=_drawn(s),
             )
         if took:
             props.expect(
-                "IDIOT-INV-5", v1.hand.size(s) <= 3, "a draw step never takes the hand above 3", 3, v1.hand.size(s)
+                "IDIOT-INV-5",
+                v1.hand.size(s) <= 3,
+                "a draw step never takes the hand above 3",
+                3,
+                v1.hand.size(s),
+                observed=_drawn(s),
             )
     props.cover("IDIOT-INV-5")
 
@@ -218,18 +248,22 @@ def pile_shape(props: IdiotProperties, step: Step) -> None:
             "between moves the pile never shows a 10, a run of 4 or more, or a burning run of 6s on top",
             "no burning top",
             pile[-5:],
+            observed=(PILE,),
         )
     else:
         props.cover("IDIOT-INV-6")
     if before.phase in ("opening", "play"):
         _emptied(props, step, pile)
-    _never_falls(props, before.zone("discard"), pile)
+    if props.applied(step) is None:  # a play the rules forbid, applied, is IDIOT-INV-4's and its rule's
+        _never_falls(props, before.zone("discard"), pile)
+    else:
+        props.cover("IDIOT-INV-8")
 
 
 def _emptied(props: IdiotProperties, step: Step, pile: list[str]) -> None:
     """IDIOT-INV-6: a play empties the pile exactly when it burns; a pickup always empties it."""
     if step.kind == "pickup":
-        props.expect("IDIOT-INV-6", not pile, "after a pickup the pile is empty", [], pile[-4:])
+        props.expect("IDIOT-INV-6", not pile, "after a pickup the pile is empty", [], pile[-4:], observed=(PILE,))
     elif step.kind == "play":
         burned = len(step.after.zone("burned")) > len(step.before.zone("burned"))
         props.expect(
@@ -238,6 +272,7 @@ def _emptied(props: IdiotProperties, step: Step, pile: list[str]) -> None:
             "after a play the pile is empty exactly when it burned",
             {"empty": burned},
             {"empty": not pile, "burned": burned},
+            observed=(PILE, obs.zone("burned")),
         )
 
 
@@ -254,6 +289,7 @@ def _never_falls(props: IdiotProperties, old: list[str], pile: list[str]) -> Non
                     "between resets the effective rank on top of the pile never falls",
                     f">= {prev}",
                     cur,
+                    observed=(obs.MOVE, PILE),
                 )
             prev = cur
     else:
@@ -266,16 +302,35 @@ def progress(props: IdiotProperties, step: Step) -> None:
     IDIOT-END-1: the outcome is a loser, never a score (protocol.md: `scores` stays all zeros)."""
     before, after = step.before, step.after
     scores = after.scores
-    props.expect("IDIOT-END-1", not any(scores), "Idiot keeps no score: `scores` stays all zeros", 0, scores)
+    props.expect(
+        "IDIOT-END-1",
+        not any(scores),
+        "Idiot keeps no score: `scores` stays all zeros",
+        0,
+        scores,
+        observed=(obs.SCORES,),
+    )
     if before.phase == "deal":
         return
     v0, v1 = props.views(step)
     props.expect(
-        "IDIOT-INV-11", v1.out[: len(v0.out)] == v0.out, "the set of out players never shrinks", v0.out, v1.out
+        "IDIOT-INV-11",
+        v1.out[: len(v0.out)] == v0.out,
+        "the set of out players never shrinks",
+        v0.out,
+        v1.out,
+        observed=(OUT,),
     )
     circ0 = v0.count - len(v0.burned_list)
     circ1 = v1.count - len(v1.burned_list)
-    props.expect("IDIOT-INV-11", circ1 <= circ0, "cards in circulation (all but burned) never increase", circ0, circ1)
+    props.expect(
+        "IDIOT-INV-11",
+        circ1 <= circ0,
+        "cards in circulation (all but burned) never increase",
+        circ0,
+        circ1,
+        observed=(obs.zone("burned"), "card"),
+    )
     holding = v1.holding
     for s in v1.out:
         ok = not holding[s] and v1.seat != s
@@ -285,6 +340,7 @@ def progress(props: IdiotProperties, step: Step) -> None:
             f"out seat {s} never gets cards again nor acts",
             "no cards, not to act",
             None if ok else {"cards": v1.hand.size(s) + v1.fu.size(s) + v1.fd.size(s), "to_act": v1.seat},
+            observed=(obs.zone(f"hand/{s}"), obs.zone(f"face_up/{s}"), obs.zone(f"face_down/{s}"), obs.TO_ACT),
         )
     if v1.phase in ("opening", "play", "over"):
         _over_iff_one_left(props, step, v1)
@@ -301,6 +357,7 @@ def _over_iff_one_left(props: IdiotProperties, step: Step, v1: View) -> None:
         "the game is over iff exactly one player still holds cards",
         len(holders) == 1,
         over,
+        observed=(obs.PHASE,),
     )
     if over:
         loser = (step.after.get("result") or {}).get("loser")
@@ -310,6 +367,7 @@ def _over_iff_one_left(props: IdiotProperties, step: Step, v1: View) -> None:
             "the one player left holding cards is reported as the loser",
             holders[0],
             loser,
+            observed=(obs.RESULT, obs.TO_ACT),
         )
         props.expect(
             "IDIOT-END-1",
@@ -317,4 +375,5 @@ def _over_iff_one_left(props: IdiotProperties, step: Step, v1: View) -> None:
             "every other player is out when the game ends",
             list(range(n)),
             v1.out,
+            observed=(OUT, obs.RESULT),
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import LADDER
 from ruleproof.properties.idiot.props import checks
@@ -47,6 +48,7 @@ def opening_ladder(props: IdiotProperties, step: Step) -> None:
         + (" and past the ace the player left of the dealer must open with anything" if want_rank == "any" else ""),
         want,
         got,
+        observed=lambda: [{"to_act": obs.TO_ACT, "phase": obs.PHASE}.get(k, k) for k in want if want[k] != got[k]],
     )
     props.expect(
         "IDIOT-INV-1",
@@ -54,6 +56,7 @@ def opening_ladder(props: IdiotProperties, step: Step) -> None:
         "a decline moves no card",
         "no card moved",
         "cards moved",
+        observed=(obs.zone("discard"), obs.zone("draw")),
     )
 
 
@@ -82,4 +85,5 @@ def opening_ends(props: IdiotProperties, step: Step) -> None:
         "once the opening card is down the ladder is over (`opening_rank` null)",
         None,
         rank,
+        observed=("opening_rank",),
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import sorted_cards
 from ruleproof.properties.idiot.props import checks
@@ -44,5 +45,18 @@ def pickup_outcome(props: IdiotProperties, step: Step) -> None:
     props.cover("IDIOT-PICKUP-1", "IDIOT-PICKUP-2")
     if v1.hand[o.s] != o.hand:
         got = sorted(v1.hand.lists[o.s])
-        props.fail("IDIOT-PICKUP-1", "a pickup takes the whole pile into the hand", sorted_cards(o.hand), got)
-    props.require("IDIOT-PICKUP-2", not v1.pile, "after a pickup the discard pile is empty", [], v1.pile[-4:])
+        props.fail(
+            "IDIOT-PICKUP-1",
+            "a pickup takes the whole pile into the hand",
+            sorted_cards(o.hand),
+            got,
+            observed=(obs.zone(f"hand/{o.s}"),),
+        )
+    props.require(
+        "IDIOT-PICKUP-2",
+        not v1.pile,
+        "after a pickup the discard pile is empty",
+        [],
+        v1.pile[-4:],
+        observed=(obs.zone("discard"),),
+    )

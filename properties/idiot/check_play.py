@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import ordinary, reason, sorted_cards
 from ruleproof.properties.idiot.props import checks
-from ruleproof.properties.idiot.reporting import report_applied, report_gaps
+from ruleproof.properties.idiot.reporting import TOP, rank_rule, report_applied, report_gaps
 from ruleproof.properties.idiot.view import View
 from ruleproof.properties.snapshot import Snapshot, Step
 
@@ -84,14 +85,14 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
     assert r is not None
     why = reason(r, v0.pile, v0.opts)
     if why is not None and why != "order":
-        clause = RANK_CLAUSES[_REASON_ASPECT[why]]
-        cause = f"{_REASON_ASPECT[why].value} on {o.top or 'nothing'}"
+        aspect = _REASON_ASPECT[why]
+        cause = f"{aspect.value} on {o.top or 'nothing'}"
     elif ordinary(r, v0.opts) and v0.pile:
         skip = "T" if v0.opts["ten_anytime"] else ""
         aspect, cause = props.ranks.classify(r, o.top, bool(o.engine_legal), skip)
-        clause = RANK_CLAUSES[aspect]
     else:
         return
+    clause = RANK_CLAUSES[aspect]
     verdict = "took as legal" if o.engine_legal else "failed"
     props.fail(
         clause,
@@ -101,6 +102,8 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
         # the engine's judgment of a blind card, apart from its listed moves (and a card taken apart from one
         # failed: only a card taken leaves the rules, IDIOT-INV-8 in the same step)
         cause=f"blind {'taken' if o.engine_legal else 'failed'}: {cause}",
+        observed=(obs.MOVE, TOP),  # the card judged on the engine's own top, like a listed play
+        rule=rank_rule(aspect, cause),
     )
 
 
@@ -123,6 +126,7 @@ def cards_land(props: IdiotProperties, step: Step) -> None:
             "the cards played leave the hand (hand cards first); nothing else does, but the cards drawn come in",
             sorted_cards(v0.hand[s] - o.from_hand + Counter(_drawn(v0, v1, o))),
             sorted(v1.hand.lists[s]),
+            observed=(obs.zone(f"hand/{s}"),),
         )
     burned_now = len(v1.burned_list) > len(v0.burned_list)
     if o.burn or burned_now or v1.pile == o.pile:
@@ -134,6 +138,7 @@ def cards_land(props: IdiotProperties, step: Step) -> None:
             o.pile[-6:],
             v1.pile[-6:],
             cause="order" if Counter(v1.pile) == Counter(o.pile) else "landing",
+            observed=(obs.zone("discard"),),
         )
 
 

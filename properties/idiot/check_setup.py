@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import ZONE_ROWS, same, sorted_cards
+from ruleproof.properties.idiot.cards import ZONE_ROWS, deck_situation, same, sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
 from ruleproof.properties.idiot.view import View
@@ -36,6 +37,7 @@ def deal_lands(props: IdiotProperties, step: Step) -> None:
         "`round` counts the deals: 0 before the deal, 1 from it on",
         rnd,
         after.get("round"),
+        observed=(obs.ROUND,),
     )
     if kind != "deal":
         return
@@ -43,14 +45,21 @@ def deal_lands(props: IdiotProperties, step: Step) -> None:
     got = {z: [sorted(after.zone(f"{z}/{s}")) for s in range(n)] for z in ZONE_ROWS}
     want = {z: [sorted(m[z][s]) for s in range(n)] for z in ZONE_ROWS}
     props.expect(
-        "IDIOT-DEAL-1", got == want, "each seat gets the 3 face-down, 3 face-up and 3 hand cards dealt to it", want, got
+        "IDIOT-DEAL-1",
+        got == want,
+        "each seat gets the 3 face-down, 3 face-up and 3 hand cards dealt to it",
+        want,
+        got,
+        observed=lambda: [obs.zone(f"{z}/{s}") for z in ZONE_ROWS for s in range(n) if got[z][s] != want[z][s]],
     )
+    props.situation("IDIOT-DEAL-2", deck_situation(props.decks))
     props.expect(
         "IDIOT-DEAL-2",
         after.zone("draw") == m["draw"] and len(m["draw"]) == 52 * props.decks - 9 * n,
         f"the undealt {52 * props.decks - 9 * n} cards form the draw pile, as dealt (top last)",
         len(m["draw"]),
         len(after.zone("draw")),
+        observed=(obs.zone("draw"),),
     )
     props.expect(
         "IDIOT-INV-2",
@@ -60,6 +69,10 @@ def deal_lands(props: IdiotProperties, step: Step) -> None:
         "after the deal every seat has 3/3/3 cards, the pile and burn pile are empty",
         "3/3/3",
         {s: [len(after.zone(f"{z}/{s}")) for z in ZONE_ROWS] for s in range(n)},
+        observed=lambda: [
+            *(obs.size(f"{z}/{s}") for z in ZONE_ROWS for s in range(n) if len(after.zone(f"{z}/{s}")) != 3),
+            *(obs.zone(z) for z in ("discard", "burned") if after.zone(z)),
+        ],
     )
     first = (props.setup.dealer + 1) % n
     props.expect(
@@ -68,6 +81,7 @@ def deal_lands(props: IdiotProperties, step: Step) -> None:
         "after the deal the seats swap in turn from the dealer's left",
         {"phase": "swap", "to_act": first},
         {"phase": after.phase, "to_act": after.to_act},
+        observed=(obs.PHASE, obs.TO_ACT),
     )
 
 
@@ -98,6 +112,11 @@ def swap_steps(props: IdiotProperties, step: Step) -> None:
         "the swap phase never touches face-down cards, the draw pile or other seats",
         "unchanged",
         "changed",
+        observed=lambda: [
+            obs.zone("draw"),
+            *(obs.zone(f"face_down/{o}") for o in range(n)),
+            *(obs.zone(f"{z}/{o}") for z in ("hand", "face_up") for o in range(n) if o != s),
+        ],
     )
     ok = same(v0.hand[s] + v0.fu[s], v1.hand[s] + v1.fu[s])
     props.expect(
@@ -106,6 +125,7 @@ def swap_steps(props: IdiotProperties, step: Step) -> None:
         "swaps keep the seat's hand and face-up cards together as one multiset",
         sorted_cards(v0.hand[s] + v0.fu[s]) if not ok else None,
         sorted_cards(v1.hand[s] + v1.fu[s]) if not ok else None,
+        observed=(obs.zone(f"hand/{s}"), obs.zone(f"face_up/{s}")),
     )
     if props.applied(step) is not None:
         return  # a move the rules forbid (swap_moves): only the invariant above holds for it
@@ -128,6 +148,7 @@ def _swapped(props: IdiotProperties, step: Step, v0: View, v1: View) -> None:
         f"a swap puts {h} face up and {f} in the hand; the same seat goes on swapping",
         {"hand": sorted_cards(want_h), "to_act": s} if not ok else None,
         {"hand": sorted_cards(v1.hand[s]), "to_act": after.to_act} if not ok else None,
+        observed=(obs.zone(f"hand/{s}"), obs.zone(f"face_up/{s}"), obs.TO_ACT),
     )
 
 
@@ -143,6 +164,7 @@ def _ready(props: IdiotProperties, step: Step, v0: View, v1: View) -> None:
         "ready changes no card",
         sorted_cards(v0.hand[s]) if not ok else None,
         sorted_cards(v1.hand[s]) if not ok else None,
+        observed=(obs.zone(f"hand/{s}"),),
     )
     dealer = props.setup.dealer
     if s != dealer:
@@ -152,6 +174,7 @@ def _ready(props: IdiotProperties, step: Step, v0: View, v1: View) -> None:
             "seats swap in turn clockwise, the dealer last",
             (s + 1) % n,
             after.to_act,
+            observed=(obs.TO_ACT,),
         )
         return
     props.expect(
@@ -160,6 +183,7 @@ def _ready(props: IdiotProperties, step: Step, v0: View, v1: View) -> None:
         "when the dealer is ready the opening ladder starts at 3 with the player left of the dealer",
         {"phase": "opening", "to_act": (dealer + 1) % n, "opening_rank": "3"},
         {"phase": after.phase, "to_act": after.to_act, "opening_rank": after.get("opening_rank")},
+        observed=(obs.PHASE, obs.TO_ACT, "opening_rank"),
     )
     props.expect(
         "IDIOT-INV-2",
@@ -167,4 +191,5 @@ def _ready(props: IdiotProperties, step: Step, v0: View, v1: View) -> None:
         "after the swap phase every seat still has 3 face-up and 3 hand cards",
         3,
         [[v1.fu.size(o), v1.hand.size(o)] for o in range(n)],
+        observed=lambda: [obs.size(f"{z}/{o}") for z in ("hand", "face_up") for o in range(n)],
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.cards import burn_of, run_past_twos, same, size, top_run
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.snapshot import Step
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
 
 BURN_CLAUSES = {"ten": "IDIOT-BURN-10", "sixes": "IDIOT-BURN-6S", "run": "IDIOT-BURN-4KIND"}
+PILES = (obs.zone("discard"), obs.zone("burned"))  # a burn moves the pile into the burn pile
 BURN_MESSAGES = {
     "ten": "a 10 burns the whole pile, itself included",
     "sixes": "{six_burn} or more 6s on top burn the whole pile",
@@ -46,6 +48,7 @@ def burns(props: IdiotProperties, step: Step) -> None:
             BURN_MESSAGES[o.burn].format(six_burn=v0.opts["six_burn"]),
             None if ok else {"discard": [], "burned": size(o.burned) - size(v0.burned)},
             None if ok else {"discard": v1.pile[-4:], "burned": size(v1.burned) - size(v0.burned)},
+            observed=PILES,
         )
         return
     r = o.r or "3"
@@ -55,6 +58,7 @@ def burns(props: IdiotProperties, step: Step) -> None:
             f"the pile does not burn (top run of {top_run(landed)} x {r})",
             {"discard": landed[-6:], "burned": 0},
             {"discard": v1.pile[-6:], "burned": size(v1.burned) - size(v0.burned)},
+            observed=PILES,
         )
     if top_run(landed) >= (2 if r == "6" else 3):
         props.cover(BURN_CLAUSES[burn_of(r)])  # a run one short of burning stays

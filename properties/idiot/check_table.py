@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import same, sorted_cards
 from ruleproof.properties.idiot.props import checks
@@ -76,6 +77,7 @@ def _rows(props: IdiotProperties, step: Step, o: Outcome) -> None:
             "exactly the face-up cards played leave the face-up row (hand cards are taken first)",
             sorted_cards(v0.fu[s] if o.fu is None else o.fu),
             sorted(v1.fu.lists[s]),
+            observed=(obs.zone(f"face_up/{s}"),),
         )
     if not _row_kept(v0.fd, v1.fd, s, o.fd):
         props.fail(
@@ -83,6 +85,7 @@ def _rows(props: IdiotProperties, step: Step, o: Outcome) -> None:
             "exactly the face-down card at the index played leaves the face-down row, and only by a blind play",
             sorted_cards(v0.fd[s] if o.fd is None else o.fd),
             sorted(v1.fd.lists[s]),
+            observed=(obs.zone(f"face_down/{s}"),),
         )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
 
 PENDING_CLAUSES = {Aspect.FOLLOWUP: "IDIOT-TWO-2", Aspect.CHAIN: "IDIOT-DRAW-3"}
+PENDING = "pending"  # the contract's extra field: what the same player may still do
+# the two ways a turn goes to another seat than the next one clockwise, each a rule of its own (an engine may
+# reverse the direction and not skip, or skip and not reverse): the direction, and a seat skipped
+DIRECTION, SKIP = "direction", "skip"
 
 
 @checks("IDIOT-TWO-2", "IDIOT-DRAW-3", "IDIOT-BLIND-2", "IDIOT-OUT-1")
@@ -69,9 +74,18 @@ def _pending(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome)
         "a chain when a card just drawn has the rank just played, else nothing",
         None if ok else {"pending": o.pending, "drawn": o.drawn},
         v1.pending,
+        # a chain rests on the cards just drawn: the draw pile too (a draw rule's chain is the draw's step)
+        observed=(PENDING, obs.zone("draw")) if clause == "IDIOT-DRAW-3" else (PENDING,),
     )
     if ok and o.pending:
-        props.expect(clause, v1.seat == o.s, "while a follow-up or chain is pending the same player acts", o.s, v1.seat)
+        props.expect(
+            clause,
+            v1.seat == o.s,
+            "while a follow-up or chain is pending the same player acts",
+            o.s,
+            v1.seat,
+            observed=(obs.TO_ACT,),
+        )
     if o.pending == "two_followup" or v0.pending == "two_followup" or (o.r == "2" and o.t == "play"):
         props.cover("IDIOT-TWO-2")
     if o.pending == "chain" or v0.pending == "chain" or (o.r is not None and o.drawn):
@@ -87,9 +101,19 @@ def _stop(props: IdiotProperties, v0: View, v1: View, o: Outcome) -> None:
     clause = "IDIOT-TWO-2" if v0.pending == "two_followup" else "IDIOT-DRAW-3"
     s = o.s
     same = v1.pile == v0.pile and v1.draw == v0.draw and v1.hand.same(v0.hand, s)
-    props.expect(clause, same, "a stop changes no card", "no card moved", None if same else "cards moved")
+    cards = (obs.zone("discard"), obs.zone("draw"), obs.zone(f"hand/{s}"))
+    props.expect(
+        clause, same, "a stop changes no card", "no card moved", None if same else "cards moved", observed=cards
+    )
     if not o.over:
-        props.expect(clause, v1.seat != s or bool(v1.pending), "a stop ends the turn", o.to_act, v1.seat)
+        props.expect(
+            clause,
+            v1.seat != s or bool(v1.pending),
+            "a stop ends the turn",
+            o.to_act,
+            v1.seat,
+            observed=(obs.TO_ACT,),
+        )
 
 
 @checks(
@@ -118,9 +142,19 @@ def turn_order(props: IdiotProperties, step: Step) -> None:
             o.to_act,
             got,
             cause=cause,
+            observed=(obs.TO_ACT,),
+            rule=_turn_rule(clause, cause),
         )
     if got != s:
         props.opener = None
+
+
+def _turn_rule(clause: str, cause: str) -> str:
+    """IDIOT-INV-7's rule a wrong seat breaks: the direction of play, or a seat skipped (its cause says)."""
+    if clause != "IDIOT-INV-7":
+        return ""
+    # the turn kept by a plain play is every other seat skipped (with two players, the one skip there is)
+    return DIRECTION if cause == "counter-clockwise" else SKIP if cause in ("a seat skipped", "kept") else ""
 
 
 def _cover(props: IdiotProperties, o: Outcome, opening: bool) -> None:
@@ -162,11 +196,22 @@ def _other_seat(props: IdiotProperties, n: int, o: Outcome, got: int | None, ope
     assert want is not None
     if opening and got == next_active(props.setup.dealer, n, o.out):
         return "IDIOT-OPEN-2", "the dealer's left"
-    if got == prev_active(o.s, n, o.out):
-        return "IDIOT-INV-7", "counter-clockwise"
+    # with three active seats a seat skipped and the direction reversed look alike in one turn: a skip (a
+    # reversed direction shows apart at a larger table)
     if got == next_active(want, n, o.out):
         return "IDIOT-INV-7", "a seat skipped"
+    if got == prev_active(o.s, n, o.out):
+        return "IDIOT-INV-7", "counter-clockwise"
+    if got is not None and _nearer_counter_clockwise(o.s, got, n, o.out):
+        return "IDIOT-INV-7", "counter-clockwise"  # a seat skipped the other way round: the direction shows
     return "IDIOT-INV-7", "another seat"
+
+
+def _nearer_counter_clockwise(s: int, got: int, n: int, out: list[int]) -> bool:
+    """``got`` is fewer active seats from ``s`` counter-clockwise than clockwise."""
+    ring = [x for x in range(n) if x not in out or x in (s, got)]
+    i, j = ring.index(s), ring.index(got)
+    return (i - j) % len(ring) < (j - i) % len(ring)
 
 
 def _moment(o: Outcome, opening: bool) -> str:

@@ -241,6 +241,8 @@ def _missing_play(v: View, seen: RankVerdicts, m: dict[str, Any], ctx: Ctx, rank
 def _whole_rank(v: View, seen: RankVerdicts, r: str, ctx: Ctx) -> tuple[Aspect, str]:
     """Every play of rank ``r`` missing: the context's rule, or in the play phase the rank's legality (or,
     from the face-up row, the face-up zone when the hand would list it)."""
+    if ctx == "chain" and _equal_refused(v, seen, r):
+        return Aspect.EQUAL, f"{Aspect.EQUAL.value} on {r}"
     if ctx in RANK_CTX_ASPECT:
         aspect = RANK_CTX_ASPECT[ctx]
         return aspect, aspect.value
@@ -254,6 +256,15 @@ def _whole_rank(v: View, seen: RankVerdicts, r: str, ctx: Ctx) -> tuple[Aspect, 
     if why is None or why == "order":
         return seen.classify(r, top, False, _skip(v))
     return REASON_ASPECT[why], f"{REASON_ASPECT[why].value} on {top or 'nothing'}"
+
+
+def _equal_refused(v: View, seen: RankVerdicts, r: str) -> bool:
+    """A chain the engine itself says is pending, its rank missing: the cards are of the top's rank, and an
+    engine never seen taking a rank on itself this game refuses them as it refuses equal rank (IDIOT-PLAY-2),
+    one bug whichever state shows it; a chain not opened at all is the chain's rule (``pending``)."""
+    if v.pending != "chain" or r == "2" or top_key(v.pile) != r:
+        return False
+    return not (seen.seen.get((r, r), 0) & ALLOWED or seen.from_hand(r, r) & ALLOWED)
 
 
 def _zone_closed(v: View, seen: RankVerdicts, s: int, r: str, top: str) -> bool:

@@ -13,12 +13,13 @@ from typing import Any, ClassVar
 
 from hypothesis import strategies as st
 
+from ruleproof.model import observed as obs
 from ruleproof.model.engine import JSONObject
 from ruleproof.model.findings import Setup
-from ruleproof.properties.base import GameProperties, IntRange
+from ruleproof.properties.base import GameProperties, IntRange, Observed
 from ruleproof.properties.checks import CheckRegistry
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import GAME, default_decks, diff, ordinary, pool
+from ruleproof.properties.idiot.cards import DECK_SITUATIONS, GAME, deck_situation, default_decks, diff, ordinary, pool
 from ruleproof.properties.idiot.diff import Gap, extra_aspect, gaps, held_gaps
 from ruleproof.properties.idiot.legal import legal_set
 from ruleproof.properties.idiot.outcome import Outcome, predict
@@ -44,8 +45,12 @@ class IdiotProperties(GameProperties):
     step_scale: ClassVar[float] = 1.5
     # the readings of "four or more of one rank on top": a count of the cards of one play, of the
     # run across plays, of exactly four, or of the rank anywhere near the top (docs/rules/idiot.md)
+    # ... and of the pool: one deck (every card unique) or several (identical cards, interchangeable): each a
+    # table of its own, so an engine that declares one deck count leaves the other unjudged (`partial`)
     situations: ClassVar[dict[str, tuple[str, ...]]] = {
         "IDIOT-BURN-4KIND": ("one-play", "across-plays", "five-or-more", "run-broken"),
+        "IDIOT-SETUP-2": DECK_SITUATIONS,
+        "IDIOT-DEAL-2": DECK_SITUATIONS,
     }
     options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {
         "decks": IntRange(1),
@@ -142,10 +147,19 @@ class IdiotProperties(GameProperties):
         """The move applied was one the engine listed (not a probe the engine accepted)."""
         return key_of(step.move) in self.view(step.before).listed
 
-    def require(self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None) -> None:
+    def require(
+        self, clause: str, ok: bool, message: str, expected: Any = None, got: Any = None, *, observed: Observed = ()
+    ) -> None:
         """Fail ``clause`` when ``ok`` is false, without counting it as exercised."""
         if not ok:
-            self.fail(clause, message, expected, got)
+            self.fail(clause, message, expected, got, observed=observed)
+
+    def listing_clause(self, snap: Snapshot, missing: Sequence[Any], extra: Sequence[Any]) -> str | None:
+        """A fixture's listing difference filed as the listing checks file it (``listing``)."""
+        # imported here: ``listing`` reads the checks' maps, and the check modules import this one
+        from ruleproof.properties.idiot.listing import listing_clause
+
+        return listing_clause(self, snap, missing, extra)
 
     # -- what to draw --------------------------------------------------------------------
     @classmethod
@@ -232,13 +246,15 @@ class IdiotProperties(GameProperties):
     def start(self, snap: Snapshot) -> None:
         judge_start(self, snap)  # CONTRACT-SETUP-2/-3 on the kit's setup probes
         n = snap.players
-        self.expect("IDIOT-SETUP-1", n >= 2, "Idiot needs at least 2 players", ">= 2", n)
+        self.expect("IDIOT-SETUP-1", n >= 2, "Idiot needs at least 2 players", ">= 2", n, observed=("players",))
         want = pool(self.decks)
         got = snap.all_cards()
+        self.situation("IDIOT-SETUP-2", deck_situation(self.decks))
         self.expect(
             "IDIOT-SETUP-2",
             got == want,
             f"the pool is {self.decks} standard deck(s) shuffled together",
             52 * self.decks,
             diff(got, want),
+            observed=lambda: obs.cards((got - want) + (want - got)),
         )

@@ -108,16 +108,26 @@ class RankVerdicts:
         """The rank a comparison no order explains is blamed on (the cause of its finding, so that the
         comparisons of one special rank read as one cause): of the two, the one seen out of order with more
         ranks; on a tie the played rank of a lower card allowed (a 5 on anything), else the top of a higher
-        card refused (on a 7 only lower)."""
+        card refused (on a 7 only lower).  A rank already special to the engine (``special``) is blamed first:
+        with two special ranks (a 3 on anything, a 7 capping), their comparisons with each other fall on the
+        one the engine showed its rule with."""
+        special_r, special_top = self.special(r), self.special(top)
+        if special_r != special_top:
+            return r if special_r else top
         odd_r, odd_top = self._deviations(r), self._deviations(top)
         if odd_r != odd_top:
             return r if odd_r > odd_top else top
         return r if allowed else top
 
     def _deviations(self, x: str) -> int:
-        """How many ranks ``x`` was seen compared with against the rules' order."""
+        """How many ranks ``x`` was seen compared with against the rules' order, leaving out the ranks special to
+        the engine (a transparent 3 makes every rank refused on it look out of order: not their rule)."""
         at = RANK_AT[x]
-        return sum(1 for y in ORDER if y != x and (self._above(x, y) if at < RANK_AT[y] else self._above(y, x)))
+        return sum(
+            1
+            for y in ORDER
+            if y != x and (self._above(x, y) if at < RANK_AT[y] else self._above(y, x)) and not self.special(y)
+        )
 
     def blame(self, r: str, top: str, allowed: bool) -> str:
         """``_odd``, for a comparison judged a play error with others of its state (``diff``)."""

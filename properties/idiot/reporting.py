@@ -6,11 +6,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.snapshot import Snapshot, Step
 
 if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
+
+# the pile's effective top, as the ranks offered on it are judged: what every rank-legality difference of one
+# state observes besides its moves, so that one rule of the top (on a 9 only odd ranks: the 2, the 10 and the
+# higher ranks refused) reads as one deviation.  Not a part of the pile's cards (``zone:discard``): a pile
+# left off the rules never makes a listing judged on the engine's own top its consequence
+TOP = "top"
+RANK_ASPECTS = frozenset(
+    {Aspect.EMPTY_PILE, Aspect.EQUAL, Aspect.ON_TWO, Aspect.RANK, Aspect.ORDER, Aspect.SUITS, Aspect.TWO, Aspect.TEN}
+)
+
+
+def rank_rule(aspect: Aspect, cause: str) -> str:
+    """The rule of IDIOT-PLAY-2 a comparison no order explains breaks: the rank it is blamed on ("3 unlike any
+    order": a transparent 3; "7 unlike any order": a 7 capping the next play), two house rules two deviations."""
+    return cause if aspect is Aspect.RANK else ""
+
+
+def gap_atoms(aspect: Aspect, moves: list[dict[str, object]]) -> frozenset[str]:
+    """What a listing difference observed: its moves, and the top when it is the ranks' legality."""
+    return obs.moves(moves) | ({TOP} if aspect in RANK_ASPECTS else set())
 
 
 def report_gaps(props: IdiotProperties, snap: Snapshot, clauses: dict[Aspect, str]) -> None:
@@ -21,14 +42,18 @@ def report_gaps(props: IdiotProperties, snap: Snapshot, clauses: dict[Aspect, st
         if clause is None:
             continue
         moves = gap.moves[:4]
+        atoms = gap_atoms(gap.aspect, gap.moves)
         # a difference held back (``ranks``) is filed once the comparison the other way round is seen
         when = "in an earlier state of this game, now that the other way round is seen" if gap.earlier else "here"
         if gap.missing:
             message = f"legal_moves left out moves the rules allow {when} ({gap.aspect.value})"
-            props.fail(clause, message, {"listed": moves}, {"missing": moves}, cause=gap.cause)
+            expected, got = {"listed": moves}, {"missing": moves}
         else:
             message = f"legal_moves offered moves the rules forbid {when} ({gap.aspect.value})"
-            props.fail(clause, message, {"absent": moves}, {"listed": moves}, cause=gap.cause)
+            expected, got = {"absent": moves}, {"listed": moves}
+        props.fail(
+            clause, message, expected, got, cause=gap.cause, observed=atoms, rule=rank_rule(gap.aspect, gap.cause)
+        )
 
 
 def report_applied(props: IdiotProperties, step: Step, clauses: dict[Aspect, str]) -> None:
@@ -43,4 +68,7 @@ def report_applied(props: IdiotProperties, step: Step, clauses: dict[Aspect, str
             {"refused": step.move},
             {"accepted": step.move},
             cause=f"applied: {got[1]}",
+            rule=rank_rule(got[0], got[1]),
+            # the move applied (IDIOT-INV-4 in the same step) and the same move as listed
+            observed=gap_atoms(got[0], [step.move]) | {obs.MOVE},
         )

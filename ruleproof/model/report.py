@@ -421,6 +421,11 @@ def deviations_of(failures: tuple[Failure, ...]) -> tuple[Deviation, ...]:
     return tuple(evolve(d, shared=True) if heads[d.clause] > 1 else d for d in out)
 
 
+def _of_rule(signature: str, rule: str) -> bool:
+    """A signature (``check:rule:cause``) of a finding of ``rule`` (a named rule only)."""
+    return bool(rule) and signature.partition(":")[2].startswith(rule + ":")
+
+
 def _joined(failures: tuple[Failure, ...]) -> list[tuple[int, int]]:
     """The pairs of failures that are one deviation: ``with`` (read from either side), one crash, one rule."""
     pairs = []
@@ -432,8 +437,10 @@ def _joined(failures: tuple[Failure, ...]) -> list[tuple[int, int]]:
         for clause, signature in zip(f.with_clauses, signatures, strict=True):
             others = by_clause.get(clause, [])
             exact = [j for j in others if failures[j].signature == signature]
+            # a cause not kept (a clause keeps three): one of the same rule of that clause, when it names one
+            ruled = [j for j in others if _of_rule(signature, failures[j].finding.rule)]
             named = [j for j in others if f.finding.clause in failures[j].with_clauses]
-            pairs += [(i, j) for j in exact or named or others]
+            pairs += [(i, j) for j in exact or ruled or named or others]
         crashes = {a for a in f.finding.observed if a.startswith("crash:")}
         for j in range(i):
             g = failures[j]

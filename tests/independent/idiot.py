@@ -23,7 +23,7 @@ from collections import Counter
 from itertools import combinations_with_replacement, product
 from typing import Any
 
-from ruleproof.model.engine import BadRequest, IllegalMove, JSONObject, Move, State, Unsupported
+from ruleproof.model.engine import BadRequest, IllegalMove, InternalError, JSONObject, Move, State, Unsupported
 from tests.independent import Bug, Factories, HouseRules
 
 RANKS = "23456789TJQKA"
@@ -81,6 +81,22 @@ BUGS = {
         Bug("blind_two_followup", "IDIOT-BLIND-2", "a blind 2 earns the follow-up like any 2"),
         Bug("out_two_followup", "IDIOT-OUT-1", "a player going out with a 2 is still offered the follow-up"),
         Bug("after_opening_left_of_dealer", "IDIOT-OPEN-2", "after the opening the player left of the dealer plays"),
+        Bug(
+            "draw_before_play",
+            "IDIOT-DRAW-1",
+            "the player draws before the play leaves the hand, the top card of the set still counted: after every "
+            "play from the hand the hand holds one card short of three while the draw pile lasts",
+        ),
+        Bug(
+            "three_transparent",
+            "IDIOT-PLAY-2",
+            "a 3 goes on anything and is transparent: the card under it sets the rank",
+        ),
+        Bug(
+            "ladder_crash",
+            "CONTRACT-MOVES-2",
+            "past the ace the listed decline fails (`internal`): the ladder has no next rank, no forced opening",
+        ),
     )
 }
 
@@ -111,6 +127,13 @@ HOUSE = {
             ),
             "an Android Palace app: runs only within a play, one face-up card at a time, no drawn-card chain, "
             "any 2 earns the follow-up (blind or going out), and the seat left of the dealer plays after the opening",
+        ),
+        HouseRules(
+            "py_shithead",
+            ("draw_before_play", "three_transparent", "eight_skips", "queen_reverses", "ladder_crash"),
+            "a Python Shithead engine with five deviations, one of them a real bug: the draw comes before the play "
+            "leaves the hand (from the first play of every game on), a 3 is transparent, an 8 skips the next player, "
+            "a queen reverses the direction, and the opening ladder crashes past the ace (the bug)",
         ),
     )
 }
@@ -334,10 +357,14 @@ class IdiotEngine:
     def _top_rank(self, t: Table) -> str | None:
         """The rank a play must match or beat (None: anything goes)."""
         for card in reversed(t.discard):
-            if "five_invisible" in self.bugs and rank_of(card) == "5":
+            if self._invisible(rank_of(card)):
                 continue
             return None if rank_of(card) == "2" else rank_of(card)
         return None
+
+    def _invisible(self, rank: str) -> bool:
+        """The web game's invisible 5 and the Python engine's transparent 3: the card under it sets the rank."""
+        return (rank == "5" and "five_invisible" in self.bugs) or (rank == "3" and "three_transparent" in self.bugs)
 
     def _covers(self, t: Table, rank: str) -> bool:
         """May a set of ``rank`` go on the pile as it is (nothing pending)?"""
@@ -349,7 +376,7 @@ class IdiotEngine:
 
     def _wild(self, t: Table, rank: str) -> bool:
         """A 10 (under ten_anytime) goes on anything; so does the web game's invisible 5."""
-        return (rank == "T" and t.options["ten_anytime"]) or (rank == "5" and "five_invisible" in self.bugs)
+        return (rank == "T" and t.options["ten_anytime"]) or self._invisible(rank)
 
     def _beats(self, t: Table, rank: str) -> bool:
         top = self._top_rank(t)
@@ -562,6 +589,8 @@ class IdiotEngine:
 
     def _next_ladder_rank(self, rank: str) -> str:
         if rank == "A":
+            if "ladder_crash" in self.bugs:
+                raise InternalError("IndexError: list index out of range (the ladder has no rank after the ace)")
             return "2" if "ladder_wraps" in self.bugs else "any"
         if rank == "2":  # the web game's ladder, gone past the ace to 2, starts again at 3
             return "3"
@@ -730,7 +759,7 @@ class IdiotEngine:
         if burned:
             t.burned.extend(t.discard)
             t.discard = []
-        drawn = [] if blind else self._draw_up(t, seat)
+        drawn = [] if blind else self._draw_up(t, seat, short="draw_before_play" in self.bugs)
         t.chain_rank = None
         if not t.holds(seat):
             self._go_out(t, seat)
@@ -755,9 +784,9 @@ class IdiotEngine:
             return False
         return not blind or "blind_two_followup" in self.bugs
 
-    def _draw_up(self, t: Table, seat: int) -> list[str]:
+    def _draw_up(self, t: Table, seat: int, short: bool = False) -> list[str]:
         hand = t.hand[seat]
-        want = 3 - len(hand)
+        want = 3 - len(hand) - short  # short: the top card of the set still counted as held
         if "always_draws_one" in self.bugs:
             want = max(want, 1)
         if "draw_one" in self.bugs:

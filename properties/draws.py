@@ -70,6 +70,17 @@ def drawn_seed(draw: st.DrawFn) -> int:
     return value
 
 
+class Shuffled(list[T]):
+    """A drawn order, a list that prints short: Hypothesis prints every draw of a failing example, and a
+    deal of 52 cards printed one a line buried the message (the step list says the deal already)."""
+
+    SHOWN = 6
+
+    def __repr__(self) -> str:
+        head = " ".join(str(x) for x in self[: self.SHOWN])
+        return f"<{len(self)} in a drawn order: {head}{' …' if len(self) > self.SHOWN else ''}>"
+
+
 @st.composite
 def shuffled(draw: st.DrawFn, items: Sequence[T]) -> list[T]:
     """The items in an order decided by a drawn seed of ``SEED_DIGITS`` digits, each in ``range(100)``.
@@ -78,6 +89,6 @@ def shuffled(draw: st.DrawFn, items: Sequence[T]) -> list[T]:
     minimized on the concrete trace): four draws instead of one per card keep
     a step's cost close to a bare state machine's.
     """
-    out = list(items)
+    out = Shuffled(items)
     random.Random(draw(drawn_seed())).shuffle(out)
     return out

@@ -6,8 +6,10 @@ The harness lives here; ``ruleproof.reference`` holds the reference engines,
 games and where each one's pieces live.
 """
 
+from ruleproof.model.errors import RuleproofPartialWarning, RuleproofWarning
 from ruleproof.model.games import SPECS
 
 __version__ = "0.1.0"
 PROTOCOL_VERSION = 1
 GAMES = tuple(s.name for s in SPECS)
+__all__ = ["GAMES", "PROTOCOL_VERSION", "SPECS", "RuleproofPartialWarning", "RuleproofWarning", "__version__"]

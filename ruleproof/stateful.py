@@ -252,23 +252,27 @@ class GameMachine(RuleBasedStateMachine):
     # -- the steps ------------------------------------------------------------------------
     @initialize(data=st.data())
     def start(self, data: st.DataObject) -> None:
+        __tracebackhide__ = True
         self._new_game(data)
 
     @precondition(lambda self: self._phase() == "deal" and not self._stuck())
     @rule(data=st.data())
     def deal(self, data: st.DataObject) -> None:
+        __tracebackhide__ = True
         snap, props = self._live()
         self._apply(props.guarded("deal", props.deal, snap, data), listed=False)
 
     @precondition(lambda self: self._phase() not in (None, "deal", "over") and not self._stuck())
     @rule(pick=st.integers(0, PICKS - 1), data=st.data())
     def play(self, pick: int, data: st.DataObject) -> None:
+        __tracebackhide__ = True
         snap, props = self._live()
         self._apply(props.guarded("choose", props.choose, snap, pick, data), listed=True)
 
     @precondition(lambda self: self._phase() not in (None, "over") and not self._stuck())
     @rule(which=st.integers(0, 99))
     def probe(self, which: int) -> None:
+        __tracebackhide__ = True
         snap, props = self._live()
         bad = props.guarded("illegal_moves", props.illegal_moves, snap)
         if bad:
@@ -279,16 +283,19 @@ class GameMachine(RuleBasedStateMachine):
     @precondition(lambda self: self._phase() == "over" or self._stuck())
     @rule(data=st.data())
     def next_game(self, data: st.DataObject) -> None:
+        __tracebackhide__ = True
         self._finish_game()
         self._new_game(data)
 
     @invariant()
     def rules_hold(self) -> None:
         """Every clause the last step was judged on holds (or is declared)."""
+        __tracebackhide__ = True  # pytest: the failure, not the kit's frames
         self._raise_first()
 
     def teardown(self) -> None:
         """CONTRACT-DET-1 for the game the example ends in, unless the example is failing already."""
+        __tracebackhide__ = True
         try:
             if not self.raised and sys.exc_info()[1] is None and self.session.snap is not None:
                 self._finish_game()
@@ -316,12 +323,14 @@ class GameMachine(RuleBasedStateMachine):
         self.seats[len(self.session.events)] = snap.to_act if snap is not None else None
 
     def _apply(self, move: Move | None, *, listed: bool) -> None:
+        __tracebackhide__ = True
         if move is None:  # the properties could not read this state: rules_hold reports the crash
             return
         self._mark()
         self.refusals = 0 if self.session.apply(move, listed=listed) else self.refusals + 1
 
     def _new_game(self, data: st.DataObject) -> None:
+        __tracebackhide__ = True
         hello = self.engine.hello()
         entry: JSONObject | None = hello["games"].get(self.game)
         if entry is None:
@@ -337,6 +346,7 @@ class GameMachine(RuleBasedStateMachine):
 
     def _finish_game(self) -> None:
         """CONTRACT-OVER-1 once a game is over, then CONTRACT-DET-1: its replay ends where it did."""
+        __tracebackhide__ = True
         session = self.session
         if session.snap is not None and session.snap.phase == "over":
             last = next((e.value for e in reversed(session.events) if e.kind == "apply"), None)
@@ -360,6 +370,7 @@ class GameMachine(RuleBasedStateMachine):
         return finding.clause in self.deviations or bool(prior)
 
     def _raise_first(self) -> None:
+        __tracebackhide__ = True
         if self.ledger.check_errors:
             self.raised = True
             raise CheckCrashed(

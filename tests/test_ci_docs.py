@@ -3,9 +3,11 @@
 Every YAML block of the page parses; every `ruleproof` command in its snippets and in the action
 parses with the real command-line parser, and each subcommand answers --help; nothing installs
 ruleproof from a package index that does not have it; the action's inputs and outputs are the ones
-its steps use; and the action's certify step, run as GitHub runs it (bash, its env, a
-``$GITHUB_OUTPUT`` and ``$GITHUB_STEP_SUMMARY`` file), certifies a passing engine green and a
-failing one red, with every output written.
+its steps use; every ``uses:`` is pinned to a commit, every workflow states its permissions, one
+artifact name; and the action's steps, run as GitHub's runner runs them (``bash --noprofile --norc
+-eo pipefail`` on a script file, their env, a ``$GITHUB_OUTPUT`` and ``$GITHUB_STEP_SUMMARY`` file),
+certify a passing engine green, a failing one red and a broken one red, with the outputs set each
+time, and look the baseline up among pushes only.
 """
 
 from __future__ import annotations
@@ -146,22 +148,46 @@ def test_the_action_uses_only_inputs_and_outputs_it_declares() -> None:
             subprocess.run(["bash", "-n"], input=step["run"], text=True, check=True)
 
 
-def certify_step(tmp_path: Path, **inputs: str) -> tuple[int, dict[str, str], str]:
-    """Run the action's certify step as GitHub would: bash, its env filled from ``inputs``."""
-    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "certify")
-    env = dict(os.environ)
-    values = {name: spec.get("default", "") for name, spec in ACTION["inputs"].items()} | inputs
-    for name, expression in step["env"].items():
-        env[name] = values[EXPRESSION.fullmatch(expression).group(1).removeprefix("inputs.")]  # type: ignore[union-attr]
-    bin_dir = str(Path(sys.executable).parent)
-    env |= {"PATH": f"{bin_dir}{os.pathsep}{env['PATH']}", "PYTHONPATH": str(ROOT)}
-    env |= {"GITHUB_OUTPUT": str(tmp_path / "output"), "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
+def run_step(step: dict[str, Any], tmp_path: Path, values: dict[str, str], env: dict[str, str]) -> int:
+    """Run one ``run:`` step of the action as GitHub's runner does: the script in a file, given to
+    ``bash --noprofile --norc -eo pipefail`` (its ``shell: bash``), its env filled from ``values``."""
+    env = dict(env)
+    for name, expression in step.get("env", {}).items():
+        key = EXPRESSION.fullmatch(expression).group(1)  # type: ignore[union-attr]
+        env[name] = values.get(key.removeprefix("inputs."), "")
+    script = tmp_path / f"step-{step.get('id', 'x')}.sh"
+    script.write_text(step["run"], encoding="utf-8")
+    assert step["shell"] == "bash"
     done = subprocess.run(
-        ["bash", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 0, done.stderr  # the step itself never fails: the last step exits with the status
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    return done.returncode
+
+
+def step_named(word: str) -> dict[str, Any]:
+    (step,) = [s for s in ACTION["runs"]["steps"] if word in s.get("name", "")]
+    return step
+
+
+def runner_env(tmp_path: Path, bin_dir: Path | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    path = str(Path(sys.executable).parent) + (f"{os.pathsep}{bin_dir}" if bin_dir else "")
+    env |= {"PATH": f"{path}{os.pathsep}{env['PATH']}", "PYTHONPATH": str(ROOT)}
+    return env | {"GITHUB_OUTPUT": str(tmp_path / "output"), "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
+
+
+def certify_step(tmp_path: Path, **inputs: str) -> tuple[int, dict[str, str], str]:
+    """The action's certify step, then its last step (the verdict) with the outputs the first one set."""
+    values = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()} | inputs
+    env = runner_env(tmp_path)
+    assert run_step(step_named("Certify"), tmp_path, values, env) == 0, "the step goes on to the verdict"
     outputs = dict(line.split("=", 1) for line in (tmp_path / "output").read_text().splitlines())
-    return int(outputs["status"]), outputs, (tmp_path / "summary.md").read_text(encoding="utf-8")
+    steps = {f"steps.certify.outputs.{k}": v for k, v in outputs.items()}
+    status = run_step(step_named("The verdict"), tmp_path, steps, env)
+    assert str(status) == outputs["status"], "the job fails with ruleproof's exit status"
+    summary = tmp_path / "summary.md"
+    return status, outputs, summary.read_text(encoding="utf-8") if summary.exists() else ""
 
 
 @pytest.mark.parametrize(
@@ -175,3 +201,59 @@ def test_the_actions_certify_step_runs_and_reports(tmp_path: Path, engine: str, 
     for name in ("certificate.json", "junit.xml", "report.html"):
         assert (tmp_path / "ruleproof" / name).is_file(), name
     assert f"ruleproof: {verdict}" in summary
+
+
+def test_the_action_keeps_its_outputs_when_the_engine_cannot_even_load(tmp_path: Path) -> None:
+    got, outputs, _ = certify_step(tmp_path, engine="no_such_module:engine", games="moon", profile="dev", baseline="")
+    assert (got, outputs) == (2, {"status": "2", "verdict": "broken"})
+
+
+def test_the_baseline_is_a_push_to_the_default_branch_and_its_absence_is_no_error(tmp_path: Path) -> None:
+    """A fake ``gh`` that finds no run: the step still succeeds under ``-e``, having asked for pushes."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "gh").write_text('#!/bin/sh\necho "$@" >>"$GH_CALLS"\nexit 1\n', encoding="utf-8")
+    (fake / "gh").chmod(0o755)
+    env = runner_env(tmp_path) | {"PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"}
+    env["GH_CALLS"] = str(tmp_path / "calls")
+    values = {"github.workflow": "rules", "github.event.repository.default_branch": "main", "artifact": "ruleproof"}
+    assert run_step(step_named("baseline"), tmp_path, values, env) == 0
+    (call,) = (tmp_path / "calls").read_text().splitlines()
+    assert "--branch main" in call and "--event push" in call and "--status success" in call
+
+
+def every_uses() -> list[str]:
+    steps = [s for doc in workflows() for job in (doc.get("jobs") or {}).values() for s in job.get("steps", [])]
+    return [str(s["uses"]) for s in [*steps, *ACTION["runs"]["steps"]] if "uses" in s]
+
+
+def test_every_action_used_is_pinned_to_a_commit() -> None:
+    """A tag can be moved to other code; a commit cannot (zizmor's unpinned-uses). Ruleproof's own is
+    the placeholder the reader fills in, with a commit too."""
+    uses = every_uses()
+    assert len(uses) >= 10
+    pinned = re.compile(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}")
+    unpinned = [u for u in uses if not pinned.fullmatch(u) and u != "OWNER/ruleproof@COMMIT"]
+    assert not unpinned, unpinned
+    text = DOC.read_text(encoding="utf-8") + (ROOT / "action.yml").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if re.search(r"uses: \S+@[0-9a-f]{40}", line):
+            assert re.search(r"# v\d+\.\d+\.\d+$", line), f"the version, for the reader: {line}"
+
+
+def test_every_workflow_states_its_permissions() -> None:
+    for doc in workflows():
+        jobs = doc.get("jobs") if isinstance(doc, dict) else None
+        if jobs:  # GitHub's (GitLab's and pre-commit's have no jobs map)
+            assert "permissions" in doc or all("permissions" in j for j in jobs.values()), doc.get("name")
+
+
+def test_one_artifact_name_and_the_jobs_own_python() -> None:
+    name = ACTION["inputs"]["artifact"]["default"]
+    uploads = [
+        s["with"]["name"] for doc in workflows() for job in (doc.get("jobs") or {}).values()
+        for s in job.get("steps", []) if "upload-artifact" in str(s.get("uses", ""))
+    ]  # fmt: skip
+    assert {u for u in uploads if not u.startswith("part-")} == {name}, "the shards' parts are another thing"
+    assert re.findall(r"gh run download \S+ --name (\S+)", DOC.read_text(encoding="utf-8")) == [name]
+    assert ACTION["inputs"]["python-version"]["default"] == "", "the action sets no Python over the job's own"

@@ -56,3 +56,35 @@ def test_pyproject_lists_every_folder_setuptools_takes_for_a_package() -> None:
         if sub.is_dir() and sub.name.isidentifier() and not sub.name.startswith("__")
     }
     assert wanted - listed == set()
+
+
+def readme_commands() -> list[str]:
+    """The README's first two lines, the commands a new user runs: the main job, then the suite."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines[1:5] if line.startswith("    ")]
+
+
+def test_the_readmes_main_job_runs_on_the_runtime_install() -> None:
+    main, suite = readme_commands()
+    assert ".venv/bin/pip install . " in main and "[test]" not in main
+    assert main.endswith("ruleproof certify") and suite.endswith(".venv/bin/pytest")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = {re.split(r"[<>=\[; ]", d)[0].lower() for d in config["dependencies"]}
+    tools = {re.split(r"[<>=\[; ]", d)[0].lower() for d in config["optional-dependencies"]["test"]}
+    assert runtime & tools == set(), "a test tool is a runtime dependency: every user installs it"
+
+
+def test_ci_installs_and_tests_as_the_readme_says() -> None:
+    _, suite = readme_commands()
+    install = suite.split(" && ")[1].removeprefix(".venv/bin/pip install ")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert f".venv/bin/pip install --quiet {install}" in ci
+    assert suite.split(" && ")[-1] in ci, "CI runs the README's test command as it is written"
+
+
+def test_the_release_steps_build_and_check_what_ci_builds() -> None:
+    guide = GUIDE.read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "-m build" in ci and "twine check --strict" in ci
+    (release,) = [line for line in guide.splitlines() if "twine upload" in line]
+    assert "-m build" in release and "twine check --strict" in release

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -222,7 +223,7 @@ def test_xdist_workers_parts_are_joined_into_one_certificate(pytester: pytest.Py
     project(pytester, 'game = ["moon", "fool"]\nprofile = "dev"\nseed = 1\njson = "cert.json"\n')
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--dist", "loadgroup")
     assert result.ret == 0, result.stdout.str()[-2000:]
-    cert = json.loads((pytester.path / "cert.json").read_text())
+    cert = json.loads((pytester.path / "tests" / "cert.json").read_text())  # next to the file naming it
     assert sorted(cert["games"]) == ["fool", "moon"] and cert["verdict"] == "pass"
 
 
@@ -256,3 +257,118 @@ def test_workers_explore_a_games_shards_in_local_processes_with_the_same_certifi
     assert bad.ret == pytest.ExitCode.INTERRUPTED, bad.stdout.str()[-2000:]
     bad.stdout.fnmatch_lines(["ruleproof: --ruleproof-workers: 0 is not between 1 and 64"])
     assert "plugin.py" not in bad.stdout.str()
+
+
+# -- pytest's manners (issue 30): the message, warnings, the ini file, paths, JUnit names --------------
+
+FAKE_PARTIAL = """
+import ruleproof.run.runner
+from ruleproof.model.report import GameReport
+from ruleproof.properties import properties_for
+
+def fake(engine, game, profile, **kw):
+    clauses = {c: "pass" for c in properties_for(game).all_clauses()}
+    clauses["MOON-SCORE-1"] = "partial"
+    situations = {"MOON-SCORE-1": {"made exactly": 3, "made with overtricks": 0, "failed": 2}}
+    return GameReport(game, clauses=clauses, hits={c: 1 for c in clauses}, situations=situations)
+
+ruleproof.run.runner.certify_game = fake
+"""
+
+
+def junit_cases(path: Path) -> dict[tuple[str, str], str | None]:
+    """(classname, name) -> the failure's message (None: no failure)."""
+    import xml.etree.ElementTree as ET
+
+    cases = ET.parse(path).getroot().iter("testcase")
+    return {(c.get("classname", ""), c.get("name", "")): _message(c) for c in cases}
+
+
+def _message(case: Any) -> str | None:
+    failure = case.find("failure")
+    return None if failure is None else failure.get("message")
+
+
+@pytest.mark.parametrize("xdist", [("-p", "no:xdist"), ("-n", "2")], ids=["without-xdist", "with-xdist"])
+def test_the_failure_is_the_first_line_of_the_summary_and_of_junit_named_as_the_cli_names_it(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str], xdist: tuple[str, str]
+) -> None:
+    mutant = "tests.mutants.moon:OvertricksScored.engine"
+    project(pytester, SETTINGS + f'engine = "{mutant}"\n')
+    pytester._monkeypatch.setenv("COLUMNS", "300")  # the short summary cuts its lines to the terminal
+    plugin, cli = pytester.path / "plugin.xml", pytester.path / "cli.xml"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", *xdist, "-rf", "-k", "MOON-SCORE-1 or MOON-BID-1", "--junitxml", str(plugin)
+    )
+    result.assert_outcomes(failed=1, passed=1)
+    headline = "MOON-SCORE-1: the declarer bid 4 and took 7: made, scores the bid exactly (expected 4, got 7)"
+    summary = [line for line in result.outlines if line.startswith("FAILED ")]
+    assert summary == [f"FAILED tests/ruleproof.toml::moon::MOON-SCORE-1 - {headline}"]
+    cases = junit_cases(plugin)
+    assert cases[("ruleproof.moon", "MOON-SCORE-1")] == headline or not xdist[1].startswith("no:")
+    assert str(cases[("ruleproof.moon", "MOON-SCORE-1")]).startswith(headline)  # xdist sends the text whole
+    assert cases[("ruleproof.moon", "MOON-BID-1")] is None
+    run_main(capsys, "certify", "--engine", mutant, "--game", "moon", "--profile", "dev", "--seed", "1",
+             "--junit", str(cli), "--traces", str(pytester.path / "t"))  # fmt: skip
+    assert set(cases) <= set(junit_cases(cli)), "the plugin's cases are named as the command's"
+
+
+def test_partial_is_a_warning_of_its_own_that_filters_take_and_error_fails_in_a_line(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(FAKE_PARTIAL)
+    pytester._monkeypatch.setenv("COLUMNS", "300")
+    base = ("-p", "no:cacheprovider", "--ruleproof", "--ruleproof-game", "moon", "-k", "MOON-SCORE-1")
+    shown = pytester.runpytest_subprocess(*base)
+    shown.assert_outcomes(passed=1, warnings=1)
+    shown.stdout.fnmatch_lines(["*RuleproofPartialWarning: moon::MOON-SCORE-1 partial: never reached made with*"])
+    quiet = pytester.runpytest_subprocess(*base, "-W", "error", "-W", "ignore::ruleproof.RuleproofPartialWarning")
+    quiet.assert_outcomes(passed=1)
+    for strict in (("-W", "error"), ("-W", "error::ruleproof.RuleproofPartialWarning")):
+        failed = pytester.runpytest_subprocess(*base, *strict, "-rf")
+        failed.assert_outcomes(failed=1)
+        failed.stdout.fnmatch_lines(["FAILED *MOON-SCORE-1 - moon::MOON-SCORE-1 partial: never reached made with*"])
+        text = failed.stdout.str() + failed.stderr.str()
+        assert "Traceback" not in text and "plugin.py" not in text and "INTERNALERROR" not in text
+
+
+def test_an_engine_in_the_ini_file_is_enough(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nruleproof_engine = tests.mutants.moon:OvertricksScored.engine\nruleproof_game = moon\n")
+    pytester._monkeypatch.setenv("PYTHONPATH", f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only", "-q")
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids[0] == "tox.ini::moon::certify" and len(ids) == 1 + len(moon_clauses()), result.outlines[-5:]
+
+
+def test_paths_are_relative_to_the_file_naming_them(pytester: pytest.Pytester) -> None:
+    """``expect`` in tests/ruleproof.toml is tests/expect.toml from the root and from tests/; ``json``
+    in the ini file lands next to it, wherever pytest starts."""
+    pytester.makeconftest(FAKE_PARTIAL)
+    project(pytester, 'game = ["moon"]\nexpect = "expect.toml"\n')
+    (pytester.path / "tests" / "expect.toml").write_text('[moon]\nMOON-BID-1 = "a house rule"\n', encoding="utf-8")
+    pytester.makeini("[pytest]\nruleproof_json = cert.json\n")
+    for where in (pytester.path, pytester.path / "tests"):
+        pytester._monkeypatch.chdir(where)
+        result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", "MOON-BID-1", str(pytester.path))
+        result.assert_outcomes(failed=1)  # the listed clause passed: a strict xfail's XPASS, so it was read
+        result.stdout.fnmatch_lines(["*XPASS(strict)*a house rule*"])
+        cert = pytester.path / "cert.json"
+        assert json.loads(cert.read_text())["expect"].endswith("tests/expect.toml")
+        cert.unlink()
+
+
+def test_a_state_machines_failure_shows_neither_the_kits_frames_nor_the_whole_deal(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_machine="import ruleproof.stateful\nfrom hypothesis import settings\n"
+        "from tests.mutants.black_maria import PassLeft\n"
+        "quick = settings(ruleproof.stateful.default_settings('black-maria'), max_examples=20, database=None,"
+        " derandomize=True)\n"
+        "TestBM = ruleproof.stateful.machine('black-maria', PassLeft.engine, settings=quick).TestCase\n"
+    )
+    pytester._monkeypatch.setenv("PYTHONPATH", f"{ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist")
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert "ruleproof/stateful.py" not in text and "_raise_first" not in text
+    result.stdout.fnmatch_lines(["*ClauseViolated[[]BM-PASS-1[]]*", "*Draw 2 (deal): <51 in a drawn order: * …>"])
+    assert len(result.outlines) < 70, text

@@ -104,7 +104,11 @@ def build_parser() -> Parser:
     )
     m.add_argument("parts", nargs="+", metavar="PART", help="the partial certificates, one for each K of N")
     m.add_argument("-o", "--json", dest="json", metavar="CERT.json", help="write the merged certificate as JSON")
-    add_to(m, ("engine", "engine-cmd", "timeout", "junit", "html", "summary", "traces", "expect", "baseline", "quiet"))
+    add_to(
+        m,
+        ("engine", "engine-cmd", "timeout", "junit", "html", "summary", "traces", "expect", "baseline", "quiet",
+         "github-output"),
+    )  # fmt: skip
     return parser
 
 
@@ -174,7 +178,7 @@ def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     opts = options_from(args)  # every argument and output path is checked before the engine starts
     if opts.shard is not None:
-        return certify_shard(opts, out, err)
+        return certify_shard(opts, args, out, err)
     emit = to_all(handlers(opts, out, err))
     with Stopper(opts.max_time) as stopper:
         engine = opened(opts, stopper.event)
@@ -186,6 +190,7 @@ def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
         finally:
             if not isinstance(engine, AdapterBroken):
                 engine.close()
+    args.verdict = cert.verdict  # for --github-output
     return finished(cert, opts, stopper.signal, err)
 
 
@@ -231,7 +236,7 @@ def finished(cert: Certificate, opts: Options, signal_name: str | None, err: Con
 # -- certify --shard K/N, merge ------------------------------------------------------------------------
 
 
-def certify_shard(opts: Options, out: Console, err: Console) -> int:
+def certify_shard(opts: Options, args: argparse.Namespace, out: Console, err: Console) -> int:
     """``certify --shard K/N``: this machine's part, written to --json as a partial certificate."""
     from ruleproof.cli.stopper import Stopper
     from ruleproof.output.files import write_atomic
@@ -255,6 +260,7 @@ def certify_shard(opts: Options, out: Console, err: Console) -> int:
     what = f"broken ({part.broken.kind}): " if part.broken else ""
     what = f"interrupted ({part.interrupted}): " if part.interrupted else what
     out.print(f"part {k}/{n}: {what}partial certificate {escape(str(path))}; merge the {n} parts with ruleproof merge")
+    args.verdict = "partial"  # judged by the merge
     return SIGNAL_EXIT.get(stopper.signal or "", 0)
 
 
@@ -290,6 +296,7 @@ def cmd_merge(args: argparse.Namespace, out: Console, err: Console) -> int:
             cert = merge(parts, engine, request(opts), stop=stopper.event, emit=emit, save_traces=saver(opts))
         finally:
             engine.close()
+    args.verdict = cert.verdict  # for --github-output
     return finished(cert, opts, stopper.signal, err)
 
 
@@ -579,6 +586,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     out, err = Console(), Console(stderr=True, soft_wrap=True)  # a message stays one line in a log, however long
     if threading.current_thread() is threading.main_thread():  # SIGTERM unwinds like Ctrl-C: engines are ended
         signal.signal(signal.SIGTERM, _terminated)  # (certify sets its own, for a partial certificate)
+    outputs = getattr(args, "github_output", None)
+    if outputs is not None:  # checked first: a run whose outputs cannot be written is not started
+        try:
+            Path(outputs).open("a", encoding="utf-8").close()
+        except OSError as exc:
+            return _error(err, args, "error", f"--github-output {outputs}: cannot write ({exc.strerror})")
+    status = _run(args, out, err)
+    if outputs is not None:
+        verdict = getattr(args, "verdict", None) or ("interrupted" if status in SIGNAL_EXIT.values() else "broken")
+        write_github_output(Path(outputs), status, verdict)
+    return status
+
+
+def write_github_output(path: Path, status: int, verdict: str) -> None:
+    """``--github-output``: a step's outputs, set by the kit itself whatever the run gave.  GitHub runs a
+    step's bash with ``-eo pipefail``: a script that wrote them after a failing ``ruleproof`` never would."""
+    with path.open("a", encoding="utf-8") as file:
+        file.write(f"status={status}\nverdict={verdict}\n")
+
+
+def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     try:
         return COMMANDS[args.command](args, out, err)
     except UserError as exc:  # a wrong argument, file, fixture or trace: one line naming it

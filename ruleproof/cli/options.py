@@ -90,6 +90,8 @@ FLAGS: tuple[Flag, ...] = (
          "the same", "N"),
     Flag("shard", "explore only part K of N of each game's shards and write a partial certificate (--json) for "
          "ruleproof merge", "K/N", cli_only=True),
+    Flag("github-output", "append status=EXIT and verdict=VERDICT to FILE ($GITHUB_OUTPUT), whatever the run "
+         "gives (a broken engine or a wrong call too)", "FILE", cli_only=True),
     # ruleproof diff's own
     Flag("vs", "side B, a Python engine factory (default: the reference)", "MODULE:FACTORY", exclusive="vs",
          cli_only=True, commands=("diff",)),

@@ -19,6 +19,11 @@ falls under a clause outside the table, or when nothing was judged), then an ite
 passes, fails with the counterexample and the replay command, or is skipped when the clause was not
 judged; a clause listed in ``--ruleproof-expect`` is a strict xfail.  ``--ruleproof-json``, ``-junit``,
 ``-html`` and ``-summary`` write the same files as ``ruleproof certify`` when the session ends.
+
+Its manners: a failure's first line (the short summary's, JUnit's ``message``) is the violation
+itself; a ``partial`` clause is a ``ruleproof.RuleproofPartialWarning``; a path in the ini file or in
+``ruleproof.toml`` is relative to the file naming it; JUnit cases are named ``ruleproof.GAME`` /
+``CLAUSE`` as ``ruleproof certify --junit`` names them.
 """
 
 from __future__ import annotations
@@ -34,13 +39,19 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+from attrs import frozen
 
+from ruleproof import GAMES
 from ruleproof.cli.options import FLAGS, Options
 from ruleproof.model.engine import AdapterBroken
-from ruleproof.model.errors import UserError
+from ruleproof.model.errors import RuleproofPartialWarning, RuleproofWarning, UserError
 
 PREFIX = "--ruleproof-"
 SETTINGS_FILE = "ruleproof.toml"
+# the settings that name files or folders: relative to the file that gives them (a flag: to the
+# working folder, as on a command line)
+PATH_KEYS = frozenset({"expect", "baseline", "json", "junit", "html", "summary", "traces", "fixtures"})
+HEADLINE_CHARS = 300  # a failure's first line, the short summary's and JUnit's message
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -65,6 +76,30 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "ruleproof: an item of a ruleproof certification (one clause of one game)")
     if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_XdistController(), "ruleproof-xdist")
+    config.pluginmanager.register(_JUnitNames(config), "ruleproof-junit")
+
+
+class _JUnitNames:
+    """A clause's JUnit case is named as ``ruleproof certify --junit`` names it, ``ruleproof.GAME`` /
+    ``CLAUSE``, not after the settings file (``tests.ruleproof.toml.GAME``): one scheme, so a CI's test
+    history follows a clause from the command to the plugin.  Set on the controller, where pytest's
+    junitxml writes (under xdist too), before it records the report."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        parts = report.nodeid.split("::")
+        if len(parts) != 3 or parts[1] not in GAMES or Path(parts[0]).suffix not in (".toml", ".ini", ".cfg"):
+            return
+        try:  # the stash key of pytest's junitxml, as its record_xml_attribute fixture reads it
+            from _pytest.junitxml import xml_key
+        except ImportError:  # another pytest: its own names stay
+            return
+        xml = self.config.stash.get(xml_key, None)
+        if xml is not None:
+            xml.node_reporter(report).add_attribute("classname", f"ruleproof.{parts[1]}")
 
 
 class _XdistController:
@@ -86,18 +121,33 @@ class _XdistController:
             _join_parts(self.parts)
 
 
-def settings(config: pytest.Config, file: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Each option's raw value: the flag, else the ini setting, else ``ruleproof.toml``'s key."""
+def settings(config: pytest.Config, file: dict[str, Any] | None = None, where: Path | None = None) -> dict[str, Any]:
+    """Each option's raw value: the flag, else the ini setting, else ``ruleproof.toml``'s key (read from
+    ``where``). A path from either file is relative to that file's folder: the same settings work from
+    any working folder."""
     values: dict[str, Any] = {}
     for flag in FLAGS:
         if flag.cli_only:
             continue
-        given = config.getoption(f"ruleproof_{flag.key}")
+        given, base = config.getoption(f"ruleproof_{flag.key}"), None
         if given in (None, False, []):
             ini = config.getini(f"ruleproof_{flag.key}")
-            given = ini if ini not in (None, [], "") else (file or {}).get(flag.key, (file or {}).get(flag.name))
-        values[flag.key] = _text(given)
+            if ini not in (None, [], ""):
+                given, base = ini, config.inipath.parent if config.inipath else None
+            else:
+                given = (file or {}).get(flag.key, (file or {}).get(flag.name))
+                base = where.parent if where is not None and given is not None else None
+        values[flag.key] = _relative(_text(given), base) if flag.key in PATH_KEYS else _text(given)
     return values
+
+
+def _relative(value: Any, base: Path | None) -> Any:
+    """A path setting read from a file, resolved against that file's folder (absolute ones stay)."""
+    if base is None or value is None or value == "":
+        return value
+    if isinstance(value, list):
+        return [_relative(v, base) for v in value]
+    return str(base / str(value))
 
 
 def _text(value: Any) -> Any:
@@ -112,11 +162,14 @@ def _text(value: Any) -> Any:
 
 
 def _active(config: pytest.Config) -> bool:
-    # "" counts as given: an empty engine is refused with a message, not silently ignored
+    # "" counts as given: an empty engine is refused with a message, not silently ignored. An engine
+    # named in the ini file asks for a certification as the flag does
+    engines = ("ruleproof_engine", "ruleproof_engine_cmd")
     return (
         bool(config.getoption("ruleproof"))
         or bool(config.getini("ruleproof"))
-        or any(config.getoption(o) is not None for o in ("ruleproof_engine", "ruleproof_engine_cmd"))
+        or any(config.getoption(o) is not None for o in engines)
+        or any(config.getini(o) is not None for o in engines)
     )
 
 
@@ -157,7 +210,7 @@ class RuleproofFile(pytest.File):
                 file = tomllib.loads(self.path.read_text(encoding="utf-8"))
             except (OSError, tomllib.TOMLDecodeError) as err:
                 raise pytest.UsageError(f"ruleproof: {self.path}: not a TOML file ({err})") from None
-        raw = settings(self.config, file)
+        raw = settings(self.config, file, self.path if self.path.name == SETTINGS_FILE else None)
         run = Certification.for_config(self.config, _options(raw), raw)
         for game in run.games():
             yield GameNode.from_parent(self, name=game, game=game, run=run)
@@ -188,7 +241,57 @@ class GameNode(pytest.Collector):
 
 
 class ClauseFailed(Exception):
-    pass
+    """A clause item's failure: ``headline`` its first line, the whole text after it."""
+
+    def __init__(self, text: str, headline: str = "") -> None:
+        super().__init__(text)
+        self.headline = headline or text.split("\n", 1)[0]
+        self.text = text
+
+    def __str__(self) -> str:
+        return f"{self.headline}\n{self.text}" if self.headline != self.text.split("\n", 1)[0] else self.text
+
+
+@frozen
+class _Crash:
+    """pytest's ``reprcrash``, duck-typed: where, and the one line JUnit's ``message`` and the short
+    summary show."""
+
+    path: str
+    lineno: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.lineno}: {self.message}"
+
+
+class ClauseReport:
+    """A failure as pytest shows it: ``reprcrash.message`` is the headline, ``toterminal`` the report.
+    Under xdist a report travels as ``str(self)``, whose first line is the headline too."""
+
+    def __init__(self, failed: ClauseFailed, path: Path, lineno: int | None) -> None:
+        self.reprcrash = _Crash(str(path), lineno or 0, failed.headline)
+        self.text = str(failed)
+
+    def toterminal(self, tw: Any) -> None:
+        for line in self.text.splitlines():
+            tw.line(line)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def headline(failure: Any, causes: int) -> str:
+    """The violation in one line: the clause, what was found, expected against got (cut, with "…")."""
+    from ruleproof.output.table import compact
+
+    finding = failure.finding
+    line = f"{finding.clause}: {finding.message}"
+    if finding.expected is not None or finding.got is not None:
+        line += f" (expected {compact(finding.expected)}, got {compact(finding.got)})"
+    if len(line) > HEADLINE_CHARS:
+        line = line[: HEADLINE_CHARS - 1] + "…"
+    return line + (f" [+{causes - 1} more cause{'s' if causes > 2 else ''}]" if causes > 1 else "")
 
 
 class ClauseItem(pytest.Item):
@@ -216,25 +319,32 @@ class ClauseItem(pytest.Item):
         if status in ("fail", "xfail"):
             regressed = report.baseline is not None and self.clause in report.baseline.regressions
             after = report.follows(self.clause)
+            causes = report.failures_of(self.clause)
             raise ClauseFailed(
                 ("regressed: it passed in the baseline\n" if regressed else "")
                 + (f"fail, after {', '.join(after)} (a consequence of them)\n" if after else "")
-                + "\n\n".join(self.run.describe(self.game, f) for f in report.failures_of(self.clause))
+                + "\n\n".join(self.run.describe(self.game, f) for f in causes),
+                headline(causes[0], len(causes)) if causes else "",
             )
         if status == "partial":  # it held wherever judged; say which of its situations no run reached
-            warnings.warn(
-                f"{self.game}::{self.clause} partial: never reached {', '.join(report.missing(self.clause))}",
-                stacklevel=1,
-            )
+            message = f"{self.game}::{self.clause} partial: never reached {', '.join(report.missing(self.clause))}"
+            try:
+                warnings.warn(RuleproofPartialWarning(message), stacklevel=1)
+            except RuleproofPartialWarning:  # an error filter (-W error): fail in a line, not a traceback
+                raise ClauseFailed(
+                    f"{message} (a warning made an error by a filter; "
+                    "ignore::ruleproof.RuleproofPartialWarning lets it pass)"
+                ) from None
             return
         if status not in ("pass", "xpass"):
             listed = f" (listed: {report.expected[self.clause]})" if self.clause in report.expected else ""
             pytest.skip(f"{self.clause} {status}{listed}")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ClauseFailed):
-            return str(excinfo.value)
-        return str(super().repr_failure(excinfo))
+            path, lineno, _ = self.reportinfo()
+            return ClauseReport(excinfo.value, Path(path), lineno)
+        return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         """The clause's line in its rules document (docs/rules/GAME.md), where a reader looks it up."""
@@ -308,7 +418,10 @@ class Certification:
                 from ruleproof.run.expect import baseline_warnings
 
                 for warning in baseline_warnings(run.games(), options.inputs.baseline, run.hello["engine"]):
-                    warnings.warn(warning, stacklevel=1)
+                    try:
+                        warnings.warn(RuleproofWarning(warning), stacklevel=1)
+                    except RuleproofWarning:  # an error filter: one line, as a bad setting is
+                        raise pytest.UsageError(f"ruleproof: {warning}") from None
         return run
 
     def games(self) -> list[str]:

@@ -37,3 +37,14 @@ class InputFileError(UserError, ValueError):
     """A file the user gave that cannot be used (an expectations file, a baseline, a trace, a fixture)."""
 
     hint = "the message names the file and the line or field that is wrong"
+
+
+class RuleproofWarning(UserWarning):
+    """What the pytest plugin warns about (a baseline of another engine, ...): a warning, never a
+    failure by itself; ``-W error`` makes the plugin say it in one line, not with a traceback."""
+
+
+class RuleproofPartialWarning(RuleproofWarning):
+    """A clause that held wherever it was judged, but not in every situation it names (``partial``).
+    Filterable by name: ``filterwarnings = ignore::ruleproof.RuleproofPartialWarning``; an ``error``
+    filter fails the clause's item with that line."""

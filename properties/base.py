@@ -98,6 +98,9 @@ class GameProperties:
     # (pairwise coverage, not the full product), each pair a situation of it ("pass=rotate, first_lead=
     # two_clubs"; recorded by ``paired``); the pairs of undeclared values are not situations at all
     paired: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
+    # options an engine may leave out of its `hello` (house rules): it then plays their default (the
+    # documents' rule), is never sent them and need not echo them in its state (CONTRACT-SETUP-3)
+    house_options: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, setup: Setup, ledger: Ledger) -> None:
         self.setup = setup

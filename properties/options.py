@@ -34,6 +34,8 @@ def judge_start(props: GameProperties, snap: Snapshot) -> None:
     # only the probe's setup with every option left out: the kit sends it only when the engine declares
     # every default (a setup leaving out an option the engine cannot take at its default proves nothing)
     left_out = props.default_options(setup.players, {}) if not setup.options else {}
+    # a house option the state does not echo is one the engine does not declare: it plays the default
+    left_out = {k: v for k, v in left_out.items() if k not in props.house_options or k in snap.options}
     if left_out:
         got = {k: snap.options.get(k) for k in left_out}
         props.expect(

@@ -33,6 +33,20 @@ PLAYERS = (3, 4)
 SCHEMES = ("standard", "spades", "spot")
 TARGET_RANGE = {"min": 1, "max": 1000}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+# The house rules (docs/rules/black-maria.md "House rules"), each option's values with the documents'
+# rule first: the default of an option left out.
+HOUSE: dict[str, list[Any]] = {
+    "pass": ["right", "left", "across", "rotate", "none"],
+    "first_lead": ["left_of_dealer", "two_clubs"],
+    "first_trick": ["free", "lowest_club", "any_club"],
+    "no_points_first_trick": [False, True],
+    "hearts_broken": ["no", "hearts", "hearts_or_queen"],
+    "moon": ["none", "others_score", "shooter_minus"],
+}
+# BM-PASS-4: pass=rotate passes these ways in turn from round 1; a hold round passes nothing
+ROTATION = {4: ("left", "right", "across", "hold"), 3: ("left", "right", "hold")}
+# which seat a pass reaches, by the way the round passes
+PASS_STEP = {"right": -1, "left": 1, "across": 2}
 
 # Hands are kept in deck order (clubs, diamonds, hearts, spades; 2 up to A) so
 # that snapshots are deterministic whatever order the cards arrived in.
@@ -45,6 +59,28 @@ _PHASE_CLAUSE = {"deal": "BM-DEAL-1", "pass": "BM-PASS-1", "play": "BM-FOLLOW-1"
 
 def in_deck_order(cards: Iterable[str]) -> Cards:
     return tuple(sorted(cards, key=_DECK_ORDER.__getitem__))
+
+
+@frozen
+class HouseRules:
+    """The house rules of one game (every option at its value, BM-PASS-4, BM-LEAD-3..6, BM-SCORE-6)."""
+
+    passing: str = "right"
+    first_lead: str = "left_of_dealer"
+    first_trick: str = "free"
+    no_points_first_trick: bool = False
+    hearts_broken: str = "no"
+    moon: str = "none"
+
+    def to_json(self) -> JSONObject:
+        return {
+            "pass": self.passing,
+            "first_lead": self.first_lead,
+            "first_trick": self.first_trick,
+            "no_points_first_trick": self.no_points_first_trick,
+            "hearts_broken": self.hearts_broken,
+            "moon": self.moon,
+        }
 
 
 @frozen
@@ -68,6 +104,7 @@ class BlackMariaState:
     won: tuple[Cards, ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...] | None
+    house: HouseRules = HouseRules()
 
 
 _FIELDS = tuple(a.name for a in fields(BlackMariaState))
@@ -92,18 +129,21 @@ class BlackMaria(Rules[BlackMariaState]):
     # ------------------------------------------------------------------ setup
 
     def declaration(self) -> JSONObject:
-        return {"players": list(PLAYERS), "options": {"scoring": list(SCHEMES), "target": dict(TARGET_RANGE)}}
+        options: JSONObject = {"scoring": list(SCHEMES), "target": dict(TARGET_RANGE)}
+        return {"players": list(PLAYERS), "options": {**options, **{k: list(v) for k, v in HOUSE.items()}}}
 
     def defaults(self, players: int) -> JSONObject:
         """The default scheme.  The target's default depends on the scheme
         (BM-END-1, BM-AMB-5), so it cannot be given here: ``check_options``
-        fills it in once the scheme is known."""
-        return {"scoring": "standard"}
+        fills it in once the scheme is known.  Each house rule's default is the documents' rule."""
+        return {"scoring": "standard", **{k: v[0] for k, v in HOUSE.items()}}
 
     def check_options(self, players: int, options: JSONObject) -> None:
         # check_setup merges defaults(players) before this hook sees the
         # options, and an omitted target must follow the chosen scheme.
         options.setdefault("target", self.default_target(options["scoring"]))
+        if players == 3 and options.get("pass") == "across":
+            raise BadRequest("options.pass: 'across' needs 4 players (BM-PASS-4)")
 
     def default_target(self, scoring: str) -> int:
         """BM-END-1, BM-AMB-5: 500 for ``spot``, 100 for the other schemes."""
@@ -148,6 +188,14 @@ class BlackMaria(Rules[BlackMariaState]):
             won=empty,
             scores=(0,) * players,
             winners=None,
+            house=HouseRules(
+                options.get("pass", "right"),
+                options.get("first_lead", "left_of_dealer"),
+                options.get("first_trick", "free"),
+                options.get("no_points_first_trick", False),
+                options.get("hearts_broken", "no"),
+                options.get("moon", "none"),
+            ),
         )
 
     # ---------------------------------------------------------------- passing
@@ -159,6 +207,21 @@ class BlackMaria(Rules[BlackMariaState]):
     def pass_target(self, seat: int, players: int, round_: int) -> int:
         """BM-PASS-1, BM-PASS-3: always to the right-hand neighbour, every round."""
         return (seat - 1) % players
+
+    def pass_way(self, house: HouseRules, players: int, round_: int) -> str:
+        """BM-PASS-4: the way round ``round_`` passes: right (BM-PASS-1), the declared direction, the
+        rotation's (left, right, across, hold; with 3 players left, right, hold) or hold (``none``)."""
+        if house.passing == "rotate":
+            turn = ROTATION[players]
+            return turn[(round_ - 1) % len(turn)]
+        return "hold" if house.passing == "none" else house.passing
+
+    def receiver(self, state: BlackMariaState, seat: int) -> int:
+        """The seat ``seat``'s pass reaches this round (BM-PASS-1 to the right, else BM-PASS-4)."""
+        way = self.pass_way(state.house, state.players, state.round)
+        if way == "right":
+            return self.pass_target(seat, state.players, state.round)
+        return (seat + PASS_STEP[way]) % state.players
 
     def first_passer(self, dealer: int, players: int) -> int:
         """Seats pass in turn from the dealer's left (protocol.md §4); the
@@ -185,7 +248,7 @@ class BlackMaria(Rules[BlackMariaState]):
         n = state.players
         hands = list(state.hands)
         for seat, cards in enumerate(state.passing):
-            to = self.pass_target(seat, n, state.round)
+            to = self.receiver(state, seat)
             hands[to] = in_deck_order(hands[to] + cards)
         return evolve(state, hands=tuple(hands), passing=((),) * n)
 
@@ -195,13 +258,60 @@ class BlackMaria(Rules[BlackMariaState]):
         """BM-LEAD-1: the player left of the dealer leads the first trick."""
         return (dealer + 1) % players
 
+    def two_clubs_leader(self, hands: tuple[Cards, ...], players: int) -> int:
+        """BM-LEAD-3: with first_lead two_clubs the holder of the lowest club in play leads."""
+        low = self.lowest_club(players)
+        return next(s for s, hand in enumerate(hands) if low in hand)
+
+    def lowest_club(self, players: int) -> str:
+        """BM-LEAD-3/4: the 2C, or the 3C with 3 players (the 2C is out)."""
+        return "3C" if players == 3 else "2C"
+
     def may_lead(self, state: BlackMariaState, hand: Cards, card: str) -> bool:
-        """BM-LEAD-2: any card may be led, hearts and QS included, at any time."""
-        return True
+        """BM-LEAD-2: any card may be led, hearts and QS included, at any time, save what a house rule
+        forbids: the first trick's club (BM-LEAD-4), no points on it (BM-LEAD-5), hearts not yet broken
+        (BM-LEAD-6), each applied in turn and only when it leaves the hand something to lead."""
+        return card in self.leads(state, hand)
+
+    def leads(self, state: BlackMariaState, hand: Cards) -> Cards:
+        """The cards the hand may lead now, under the game's house rules."""
+        house, first = state.house, not any(state.won)
+        allowed = hand
+        if first and house.first_trick != "free":
+            allowed = self.first_trick_leads(allowed, state.players, house.first_trick) or allowed
+        if first and house.no_points_first_trick:
+            allowed = tuple(c for c in allowed if not self.is_point_card(c)) or allowed
+        if house.hearts_broken != "no" and not self.hearts_broken(state):
+            allowed = tuple(c for c in allowed if suit(c) != "H") or allowed
+        return allowed
+
+    def first_trick_leads(self, hand: Cards, players: int, rule: str) -> Cards:
+        """BM-LEAD-4: lowest_club, the lowest club in play if held (else as any_club); any_club, a club."""
+        low = self.lowest_club(players)
+        if rule == "lowest_club" and low in hand:
+            return (low,)
+        return tuple(c for c in hand if suit(c) == "C")
+
+    def is_point_card(self, card: str) -> bool:
+        """BM-LEAD-5: no heart nor the QS on the first trick."""
+        return suit(card) == "H" or card == "QS"
+
+    def hearts_broken(self, state: BlackMariaState) -> bool:
+        """BM-LEAD-6: a heart was played this round (with hearts_or_queen, a heart or the QS)."""
+        queen = state.house.hearts_broken == "hearts_or_queen"
+        return any(suit(c) == "H" or (queen and c == "QS") for won in state.won for c in won)
 
     def holds(self, hand: Cards, card: str) -> bool:
         """BM-FOLLOW-1: a player plays only cards from their own hand."""
         return card in hand
+
+    def may_discard(self, state: BlackMariaState, hand: Cards, cards: Cards) -> Cards:
+        """BM-LEAD-5: with no_points_first_trick a void hand discards no heart nor the QS on the first
+        trick unless it holds nothing else."""
+        led = suit(state.trick[0])
+        if not state.house.no_points_first_trick or any(state.won) or any(suit(c) == led for c in hand):
+            return cards
+        return tuple(c for c in cards if not self.is_point_card(c)) or cards
 
     def playable(self, hand: Cards, trick: Cards) -> Cards:
         """BM-FOLLOW-1: the cards of the led suit if the hand has any; if it is
@@ -276,7 +386,7 @@ class BlackMaria(Rules[BlackMariaState]):
             return [{"type": "pass", "cards": list(c)} for c in combinations(sorted(hand), self.pass_size())]
         if not state.trick:
             return [{"type": "play", "card": c} for c in hand if self.may_lead(state, hand, c)]
-        return [{"type": "play", "card": c} for c in self.playable(hand, state.trick)]
+        return [{"type": "play", "card": c} for c in self.may_discard(state, hand, self.playable(hand, state.trick))]
 
     def apply(self, state: BlackMariaState, move: Move) -> BlackMariaState:
         kind = move_type(move)
@@ -317,7 +427,7 @@ class BlackMaria(Rules[BlackMariaState]):
                     raise IllegalMove("BM-DEAL-1", f"deal: {card} is dealt twice")
                 seen.add(card)
         empty: tuple[Cards, ...] = ((),) * n
-        return evolve(
+        state = evolve(
             state,
             phase="pass",
             to_act=self.first_passer(state.dealer, n),
@@ -330,6 +440,9 @@ class BlackMaria(Rules[BlackMariaState]):
             leader=None,
             won=empty,  # last round's tricks stay on the table until now
         )
+        if self.pass_way(state.house, n, state.round) == "hold":  # BM-PASS-4: nothing passes, play begins
+            return self.begin_play(state)
+        return state
 
     def pass_move(self, state: BlackMariaState, cards: list[str]) -> BlackMariaState:
         """BM-PASS-1, BM-PASS-2: the seat to act passes three cards of its dealt hand."""
@@ -350,15 +463,20 @@ class BlackMaria(Rules[BlackMariaState]):
         state = self.hand_over(state, seat, in_deck_order(cards))
         if seat != state.dealer:  # the dealer passes last
             return evolve(state, to_act=self.next_player(seat, state.players))
-        state = self.exchange(state)
-        leader = self.first_leader(state.dealer, state.players)
+        return self.begin_play(self.exchange(state))
+
+    def begin_play(self, state: BlackMariaState) -> BlackMariaState:
+        """BM-LEAD-1 (left of the dealer) or BM-LEAD-3 (the lowest club's holder) leads the first trick."""
+        if state.house.first_lead == "two_clubs":
+            leader = self.two_clubs_leader(state.hands, state.players)
+        else:
+            leader = self.first_leader(state.dealer, state.players)
         return evolve(state, phase="play", to_act=leader, leader=leader)
 
     def _not_held_in_pass(self, state: BlackMariaState, seat: int, card: str) -> tuple[str, str]:
         # Name BM-PASS-2 when the card is one already passed towards this seat.
-        n = state.players
         for giver, cards in enumerate(state.passing):
-            if card in cards and self.pass_target(giver, n, state.round) == seat:
+            if card in cards and self.receiver(state, giver) == seat:
                 return "BM-PASS-2", (
                     f"{card} was passed to seat {seat} by seat {giver}; passing is simultaneous, "
                     f"so only cards of the dealt hand may be passed"
@@ -375,7 +493,9 @@ class BlackMaria(Rules[BlackMariaState]):
             raise IllegalMove("BM-FOLLOW-1", f"{card} is not in hand/{seat}")
         if not state.trick:
             if not self.may_lead(state, hand, card):
-                raise IllegalMove("BM-LEAD-2", f"seat {seat} may not lead {card}")
+                raise IllegalMove(self.lead_clause(state, hand, card), f"seat {seat} may not lead {card}")
+        elif card in self.playable(hand, state.trick) and card not in self.may_discard(state, hand, hand):
+            raise IllegalMove("BM-LEAD-5", f"no heart nor the QS on the first trick: seat {seat} may not play {card}")
         elif card not in self.playable(hand, state.trick):
             led = suit(state.trick[0])
             raise IllegalMove(
@@ -405,10 +525,33 @@ class BlackMaria(Rules[BlackMariaState]):
             return state
         return self.end_round(state)
 
+    def lead_clause(self, state: BlackMariaState, hand: Cards, card: str) -> str:
+        """The house rule that forbids leading ``card``: the first one applied that removes it."""
+        first, house = not any(state.won), state.house
+        clubs = self.first_trick_leads(hand, state.players, house.first_trick) if first else ()
+        if house.first_trick != "free" and clubs and card not in clubs:
+            return "BM-LEAD-4"
+        if first and house.no_points_first_trick and self.is_point_card(card):
+            return "BM-LEAD-5"
+        return "BM-LEAD-6"
+
+    def moon(self, house: HouseRules, won: tuple[Cards, ...], scores: tuple[int, ...], scoring: str) -> tuple[int, ...]:
+        """BM-SCORE-6: a seat that took every penalty card shoots the moon: ``others_score`` it scores 0
+        and every other seat the round's whole total; ``shooter_minus`` it scores minus that total."""
+        points = {c for c in STANDARD_DECK if self.card_points(c, scoring) > 0}
+        shooter = next((s for s, cards in enumerate(won) if points <= set(cards)), None)
+        if house.moon == "none" or shooter is None:
+            return scores
+        total = sum(scores)
+        if house.moon == "others_score":
+            return tuple(0 if s == shooter else total for s in range(len(scores)))
+        return tuple(-total if s == shooter else 0 for s in range(len(scores)))
+
     def end_round(self, state: BlackMariaState) -> BlackMariaState:
         """BM-SCORE-4, BM-END-1, BM-END-2, BM-DEAL-2: score the round, then end
         the game or hand the deal to the left.  Won cards stay until the next deal."""
-        totals = self.add_scores(state.scores, self.round_scores(state.won, state.scoring))
+        scores = self.moon(state.house, state.won, self.round_scores(state.won, state.scoring), state.scoring)
+        totals = self.add_scores(state.scores, scores)
         if self.game_over(totals, state.target):
             return evolve(
                 state,
@@ -443,7 +586,7 @@ class BlackMaria(Rules[BlackMariaState]):
             **self.common_state(
                 state,
                 players=n,
-                options={"scoring": state.scoring, "target": state.target},
+                options={"scoring": state.scoring, "target": state.target, **state.house.to_json()},
                 zones=zones,
                 scores=list(state.scores),
                 result=None if state.winners is None else {"winners": list(state.winners)},

@@ -93,13 +93,18 @@ def reachable(fn: Callable[..., Any], owner: type | None = None) -> set[str]:
     return found
 
 
+# attributes of the properties that name clauses a check does not report: ``paired`` maps each
+# house-rule clause to its option pairs (``paired_situations(clause)`` reads the one clause it is given)
+METADATA = frozenset({"paired"})
+
+
 def _named(node: ast.AST, names: dict[str, Any], owner: type | None, todo: list[Any]) -> set[str]:
     if isinstance(node, ast.Constant):
         return clauses_in(node.value)
     target: Any = None
     if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
         target = names.get(node.id)
-    elif _on_the_properties(node, owner):
+    elif _on_the_properties(node, owner) and getattr(node, "attr", "") not in METADATA:
         assert isinstance(node, ast.Attribute)
         target = inspect.getattr_static(owner, node.attr, None)
         target = target.__func__ if isinstance(target, (classmethod, staticmethod)) else target

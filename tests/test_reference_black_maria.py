@@ -24,7 +24,7 @@ import ruleproof
 from ruleproof.model.engine import BadRequest, IllegalMove
 from ruleproof.model.notation import STANDARD_DECK, suit
 from ruleproof.reference.base import ReferenceEngine, check_setup
-from ruleproof.reference.black_maria import BlackMaria, BlackMariaState
+from ruleproof.reference.black_maria import HOUSE, BlackMaria, BlackMariaState, HouseRules
 from tests.mutants import all_mutants
 
 REF = BlackMaria()
@@ -250,14 +250,20 @@ def test_engine_contract_round_trip() -> None:
     assert games == {
         "black-maria": {
             "players": [3, 4],
-            "options": {"scoring": ["standard", "spades", "spot"], "target": {"min": 1, "max": 1000}},
+            "options": {
+                "scoring": ["standard", "spades", "spot"],
+                "target": {"min": 1, "max": 1000},
+                **{k: list(v) for k, v in HOUSE.items()},  # every house rule's every value
+            },
         }
     }
-    assert engine.new_game("black-maria", 4, 2, {})["options"] == {"scoring": "standard", "target": 100}
+    defaults = {k: v[0] for k, v in HOUSE.items()}  # each house rule's default: the documents' rule
+    assert engine.new_game("black-maria", 4, 2, {})["options"] == {"scoring": "standard", "target": 100, **defaults}
     assert engine.new_game("black-maria", 4, 2, {"scoring": "spades"})["options"]["target"] == 100
-    assert engine.new_game("black-maria", 3, 0, {"scoring": "spot"})["options"] == {"scoring": "spot", "target": 500}
+    got = engine.new_game("black-maria", 3, 0, {"scoring": "spot"})["options"]
+    assert got == {"scoring": "spot", "target": 500, **defaults}
     doc = engine.new_game("black-maria", 3, 1, {"scoring": "spot", "target": 7})
-    assert doc["options"] == {"scoring": "spot", "target": 7}
+    assert doc["options"] == {"scoring": "spot", "target": 7, **defaults}
     for players, dealer, options in [
         (5, 0, {}),
         (2, 0, {}),
@@ -266,6 +272,8 @@ def test_engine_contract_round_trip() -> None:
         (4, 0, {"target": 0}),
         (4, 0, {"target": "100"}),
         (4, 0, {"shoot": True}),
+        (3, 0, {"pass": "across"}),  # across needs 4 players
+        (4, 0, {"moon": "shoot"}),
     ]:
         with pytest.raises(BadRequest):
             engine.new_game("black-maria", players, dealer, options)
@@ -601,6 +609,64 @@ def obs_last_trick_scored(rules: BlackMaria) -> Any:
     return finish_trick(rules, state).scores
 
 
+# -- the house rules (docs/rules/black-maria.md "House rules")
+
+
+def obs_rotation(rules: BlackMaria) -> Any:
+    return pass_first_three(rules, rules.apply(new(rules, 4, 0, **{"pass": "rotate"}), ordered_deal(4))).hands
+
+
+def obs_two_clubs_three(rules: BlackMaria) -> Any:
+    return pass_first_three(rules, rules.apply(new(rules, 3, 0, first_lead="two_clubs"), ordered_deal(3))).to_act
+
+
+def obs_lowest_club(rules: BlackMaria) -> Any:
+    state = rules.apply(new(rules, 4, 0, first_lead="two_clubs", first_trick="lowest_club"), ordered_deal(4))
+    return rules.legal_moves(pass_first_three(rules, state))
+
+
+def house_lead(rules: BlackMaria, house: HouseRules, hand: tuple[str, ...], won: tuple[str, ...] = ()) -> Any:
+    """The lead list of seat 0 holding ``hand`` under ``house``, seat 1 having won ``won`` this round."""
+    state = play_state(rules, (hand, ("3D",), ("4D",), ("5D",)), won=((), won, (), ()))
+    return rules.legal_moves(evolve(state, house=house))
+
+
+def obs_no_points_queen(rules: BlackMaria) -> Any:
+    return house_lead(rules, HouseRules(no_points_first_trick=True), ("QS", "2C"))
+
+
+def obs_queen_breaks(rules: BlackMaria) -> Any:
+    return house_lead(rules, HouseRules(hearts_broken="hearts_or_queen"), ("2H", "3C"), won=("QS", "6D", "7D", "8D"))
+
+
+def obs_moon_others(rules: BlackMaria) -> Any:
+    state = evolve(last_trick(rules, taker=lambda c: 1), house=HouseRules(moon="others_score"))
+    return finish_trick(rules, state).scores
+
+
+def test_reference_plays_each_house_rule() -> None:
+    """BM-PASS-4, BM-LEAD-3..6, BM-SCORE-6 on the reference: what each declared value does."""
+    assert {"2C", "3C", "4C"} <= set(obs_rotation(REF)[1])  # round 1 of rotate passes left: seat 0 to seat 1
+    assert obs_two_clubs_three(REF) == 2  # 3 players: the 3C's holder (seat 0 passed it right, to seat 2)
+    assert obs_lowest_club(REF) == [{"type": "play", "card": "2C"}]
+    assert obs_no_points_queen(REF) == [{"type": "play", "card": "2C"}]
+    assert {m["card"] for m in obs_queen_breaks(REF)} == {"2H", "3C"}  # the QS played broke hearts
+    assert house_lead(REF, HouseRules(hearts_broken="hearts"), ("2H", "3C"), won=("QS",)) == [
+        {"type": "play", "card": "3C"}
+    ]
+    assert house_lead(REF, HouseRules(hearts_broken="hearts"), ("2H", "3H")) == [
+        {"type": "play", "card": "2H"},
+        {"type": "play", "card": "3H"},
+    ]  # only hearts: one may be led
+    assert obs_moon_others(REF) == (26, 0, 26, 26)
+    shooter = finish_trick(REF, evolve(last_trick(REF, taker=lambda c: 1), house=HouseRules(moon="shooter_minus")))
+    assert shooter.scores == (0, -26, 0, 0)
+    with pytest.raises(BadRequest, match="across"):
+        new(REF, 3, 0, **{"pass": "across"})
+    held = REF.apply(new(REF, 4, 0, **{"pass": "none"}), ordered_deal(4))
+    assert held.phase == "play" and held.to_act == 1  # a hold round: straight to play
+
+
 MUTANT_CASES: dict[str, Callable[[BlackMaria], Any]] = {
     "RemovesTwoOfDiamonds": obs_deal3,
     "DealerNotRotating": obs_dealer_after_round,
@@ -638,6 +704,12 @@ MUTANT_CASES: dict[str, Callable[[BlackMaria], Any]] = {
     "LastTrickNotScored": obs_last_trick_scored,
     "ScoresCreditedLeft": obs_scores("standard"),
     "JackOfDiamondsBonus": obs_scores("standard"),
+    "RotationStartsRight": obs_rotation,
+    "TwoClubsWithThreePlayers": obs_two_clubs_three,
+    "LowestClubAnyClub": obs_lowest_club,
+    "NoPointsForgetsTheQueen": obs_no_points_queen,
+    "QueenDoesNotBreakHearts": obs_queen_breaks,
+    "MoonPaysTwentyFive": obs_moon_others,
 }
 
 MUTANTS = {m.name: m for m in all_mutants("black-maria")}

@@ -19,10 +19,11 @@ def test_reference_reaches_every_situation(game: str, reference) -> None:
     report = certify_game(reference(game), game, PROFILES["ci"])
     declared = properties_for(game).situations
     assert declared, f"{game} names no situations"
-    assert report.situations.keys() == declared.keys()
-    missing = {clause: report.missing(clause) for clause in declared if report.missing(clause)}
+    # the reference declares every house rule: its pairs of interacting values are situations too
+    assert declared.keys() <= report.situations.keys()
+    missing = {clause: report.missing(clause) for clause in report.situations if report.missing(clause)}
     assert not missing, f"situations the reference never reached at ci: {missing}"
-    assert all(report.clauses[c] == "pass" for c in declared)
+    assert all(report.clauses[c] == "pass" for c in report.situations)
     assert report.clauses["CONTRACT-SETUP-2"] == "pass" and report.clauses["CONTRACT-SETUP-3"] == "pass"
 
 

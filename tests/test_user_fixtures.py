@@ -14,6 +14,7 @@ from ruleproof.cli import main
 from ruleproof.model.fixtures import FixtureError, bundled, load_file, variants
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import Ledger
+from ruleproof.properties.black_maria.house import HOUSE_DEFAULTS
 from ruleproof.reference import ReferenceEngine
 from ruleproof.run.fixtures import fixtures_for, load_dirs, run_fixture
 from ruleproof.run.runner import PROFILES, certify_game
@@ -159,11 +160,14 @@ def fixture_statuses(engine: Any, game: str) -> dict[str, str]:
 def test_a_fixture_runs_once_per_declared_value_of_an_option_it_does_not_name() -> None:
     follow = next(fx for fx in bundled("black-maria") if fx.id == "BM-follow-suit")
     declared = ReferenceEngine().hello()["games"]["black-maria"]
-    runs = variants(follow, declared)
-    assert [r.setup["options"] for r in runs] == [{"scoring": "standard"}, {"scoring": "spades"}, {"scoring": "spot"}]
+    runs = variants(follow, declared, HOUSE_DEFAULTS)
+    # the house rules are never varied: a fixture that does not name one scripts its default
+    assert [r.setup["options"] for r in runs] == [
+        {**HOUSE_DEFAULTS, "scoring": s} for s in ("standard", "spades", "spot")
+    ]
     assert [r.id for r in runs] == ["BM-follow-suit", "BM-follow-suit[scoring=spades]", "BM-follow-suit[scoring=spot]"]
     tie = next(fx for fx in bundled("black-maria") if fx.id == "BM-tie")
-    assert len(variants(tie, declared)) == 1, "a fixture naming every option runs once"
+    assert len(variants(tie, declared, HOUSE_DEFAULTS)) == 1, "a fixture naming every option runs once"
 
 
 def test_an_idiot_engine_with_only_burner_still_runs_the_idiot_fixtures() -> None:

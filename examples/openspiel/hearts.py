@@ -4,7 +4,9 @@ The adapter translates and decides nothing about the rules: OpenSpiel's
 ``legal_actions`` are the legal moves, and a move is accepted exactly when
 they hold it; its ``points`` are the scores and its ``returns`` name the
 winners.  What OpenSpiel plays differs from Black Maria in a few house rules;
-they are declared in ``expect.toml`` next to this file, and
+the adapter declares them as Black Maria's house options in ``hello``
+(``HOUSE_RULES``), so each is judged under its own clause, and what no option
+expresses is declared in ``expect.toml`` next to this file:
 ``ruleproof certify --engine examples.openspiel.hearts:OpenSpielHearts --expect
 examples/openspiel/expect.toml`` exits 0 while every other clause holds.
 
@@ -45,6 +47,16 @@ LEFT = 1  # OpenSpiel's pass-direction chance outcomes: 0 no pass, 1 left, 2 acr
 SEAT_LETTERS = "NESW"  # OpenSpiel's players 0..3 in its JSON
 RANKS = "23456789TJQKA"
 PHASE_CLAUSE = {"deal": "BM-DEAL-1", "pass": "BM-PASS-1", "play": "BM-FOLLOW-1", "over": "BM-END-1"}
+# The house rules OpenSpiel's Hearts plays with its default parameters, declared as Black Maria's
+# house options (docs/rules/black-maria.md "House rules") so that the kit judges each of them:
+HOUSE_RULES: dict[str, Any] = {
+    "pass": "left",  # one hand, its pass direction fed as "Left" (pass_cards=true)
+    "first_lead": "two_clubs",  # the holder of the 2C leads the first trick
+    "first_trick": "lowest_club",  # ... and leads the 2C (can_lead_any_club=false)
+    "no_points_first_trick": True,  # no heart nor the QS on the first trick (no_pts_on_first_trick=true)
+    "hearts_broken": "hearts_or_queen",  # must_break_hearts=true, qs_breaks_hearts=true
+    "moon": "others_score",  # shooting the moon: 0 for the shooter, 26 for each other player
+}
 
 
 class OpenSpielHearts:
@@ -63,7 +75,14 @@ class OpenSpielHearts:
             "protocol": 1,
             "engine": {"name": "open_spiel-hearts", "version": version("open_spiel")},
             "games": {
-                GAME: {"players": [PLAYERS], "options": {"scoring": ["standard"], "target": {"min": 1, "max": 1}}}
+                GAME: {
+                    "players": [PLAYERS],
+                    "options": {
+                        "scoring": ["standard"],
+                        "target": {"min": 1, "max": 1},
+                        **{name: [value] for name, value in HOUSE_RULES.items()},
+                    },
+                }
             },
         }
 
@@ -76,9 +95,13 @@ class OpenSpielHearts:
             )
         if not isinstance(dealer, int) or not 0 <= dealer < PLAYERS:
             raise BadRequest(f"dealer: {dealer!r} is not a seat of 4")
-        unknown = set(options) - {"scoring", "target"}
+        unknown = set(options) - {"scoring", "target", *HOUSE_RULES}
         if unknown:
             raise BadRequest(f"options: unknown {', '.join(sorted(unknown))}")
+        for name, value in HOUSE_RULES.items():
+            sent = options.get(name, value)
+            if sent != value or type(sent) is not type(value):
+                raise BadRequest(f"options.{name}: OpenSpiel's Hearts plays {value!r}, not {sent!r}")
         if options.get("scoring", "standard") != "standard":
             raise BadRequest(
                 f"options.scoring: OpenSpiel scores hearts 1 and the QS 13 only, not {options['scoring']!r}"
@@ -218,7 +241,7 @@ class OpenSpielHearts:
         return {
             "game": GAME,
             "players": PLAYERS,
-            "options": {"scoring": "standard", "target": 1},
+            "options": {"scoring": "standard", "target": 1, **HOUSE_RULES},
             "dealer": self.dealer,
             "phase": phase,
             "to_act": to_act,

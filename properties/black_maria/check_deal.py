@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as seen
 from ruleproof.properties.black_maria.cards import hand_size
+from ruleproof.properties.black_maria.house import pass_way
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.snapshot import Step
 
@@ -66,24 +67,40 @@ def the_deal(props: BlackMariaProperties, step: Step) -> None:
     props.round_scores = list(step.before.scores)
 
 
-@checks("BM-PASS-1", "BM-PASS-2", "BM-PASS-3")
+@checks("BM-PASS-1", "BM-PASS-2", "BM-PASS-3", "BM-PASS-4")
 def pass_begins(props: BlackMariaProperties, step: Step) -> None:
     """Every round starts with the pass (a round of 2 or later without one is a hold round, BM-PASS-3; the
-    first, no pass at all, BM-PASS-1), the seat left of the dealer the engine names passing first."""
+    first, no pass at all, BM-PASS-1), the seat left of the dealer the engine names passing first; with
+    a declared pass rule, a round passes iff its way is not hold (BM-PASS-4)."""
     if step.kind != "deal":
         return
-    after, n = step.after, props.n
-    later = (after.get("round") or 0) >= 2
-    if after.phase != "pass":
+    after, n, option = step.after, props.n, props.house.passing
+    rnd = after.get("round") or 0
+    if option != "right":  # a declared pass rule: this round's way, a hold round passing nothing (BM-PASS-4)
+        way = pass_way(option, n, rnd or 1)
+        props.paired_situations("BM-PASS-4")
+        props.expect(
+            "BM-PASS-4",
+            (after.phase == "pass") == (way != "hold"),
+            f"with pass={option} round {rnd} " + ("holds: no pass" if way == "hold" else f"passes {way}"),
+            {"phase": "play" if way == "hold" else "pass"},
+            {"phase": after.phase},
+            observed=(seen.PHASE,),
+            rule="hold" if way == "hold" or after.phase != "pass" else "",
+        )
+        if after.phase != "pass":
+            return
+    elif after.phase != "pass":
         props.fail(
-            "BM-PASS-3" if later else "BM-PASS-1",
+            "BM-PASS-3" if rnd >= 2 else "BM-PASS-1",
             "every round starts with the pass of three cards to the right: there is no hold round",
             {"phase": "pass"},
             {"phase": after.phase},
             observed=(seen.PHASE,),
         )
         return
-    props.cover("BM-PASS-3" if later else "BM-PASS-1")  # no hold round: this one passes
+    else:
+        props.cover("BM-PASS-3" if rnd >= 2 else "BM-PASS-1")  # no hold round: this one passes
     dealer = after.get("dealer")  # the dealer the engine names, so a wrong dealer fails only BM-DEAL-2
     first = (dealer + 1) % n if isinstance(dealer, int) else None
     props.expect(

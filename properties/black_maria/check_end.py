@@ -59,6 +59,9 @@ def game_end(props: BlackMariaProperties, step: Step) -> None:
             observed=(seen.RESULT,),
         )
         props.situation("BM-END-2", "tie-for-lowest" if len(winners) > 1 else "unique-lowest")
+    if props.house.moon == "shooter_minus":  # a shot lowers a total: no bound of rounds holds
+        props.cover("BM-INV-7")
+        return
     bound = math.ceil(target * n / ROUND_TOTAL[props.scheme])
     props.expect(
         "BM-INV-7",

@@ -27,8 +27,12 @@ def every_card_once(props: BlackMariaProperties, step: Step) -> None:
 
 @checks("BM-INV-6")
 def totals_never_fall(props: BlackMariaProperties, step: Step) -> None:
-    """BM-INV-6: penalty points only ever add up; no step lowers a running total."""
+    """BM-INV-6: penalty points only ever add up; no step lowers a running total (with moon=shooter_minus
+    the step that scores a round may: its moon shot is BM-SCORE-6's to judge)."""
     before, after = step.before.scores, step.after.scores
+    if props.house.moon == "shooter_minus" and step.before.phase == "play" and step.after.phase != "play":
+        props.cover("BM-INV-6")
+        return
     fell = [s for s in range(min(len(before), len(after))) if after[s] < before[s]]
     props.expect(
         "BM-INV-6",

@@ -1,4 +1,5 @@
-"""Passing (BM-PASS-1/2/3, BM-INV-2): three cards of the dealt hand to the right, all at once.
+"""Passing (BM-PASS-1/2/3/4, BM-INV-2): three cards of the dealt hand to the right (or the way the
+declared pass rule sends them this round, BM-PASS-4), all at once.
 
 The contract serialises the simultaneous pass: seats pass in turn from the dealer's left, each pass
 parking its cards in `passing/N`; when the last seat has passed every seat receives at once.  A listed
@@ -18,14 +19,14 @@ from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as seen
 from ruleproof.model.engine import Move
+from ruleproof.properties.black_maria.house import DIRECTIONS, pass_way
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.snapshot import Snapshot, Step
 
 if TYPE_CHECKING:
     from ruleproof.properties.black_maria.props import BlackMariaProperties
 
-# the seat whose passed cards each seat receives, by the direction a round passes in (BM-PASS-1/-3)
-DIRECTIONS = {"right": 1, "left": -1, "across": 2, "hold": 0}
+SIDE = {"right": "left", "left": "right", "across": "other side"}  # where the giver sits, by the way passed
 
 
 @checks("BM-PASS-1", "BM-PASS-2")
@@ -75,7 +76,7 @@ def _three_of(cards: list[str], dealt: set[str]) -> bool:
     return len(cards) == 3 == len(set(cards)) and dealt.issuperset(cards)
 
 
-@checks("BM-PASS-1", "BM-PASS-2", "BM-PASS-3", "BM-INV-2")
+@checks("BM-PASS-1", "BM-PASS-2", "BM-PASS-3", "BM-PASS-4", "BM-INV-2")
 def pass_applied(props: BlackMariaProperties, step: Step) -> None:
     """A pass move: three cards of the dealt hand leave it (BM-INV-2), parked until everyone has passed
     (BM-PASS-2), then exchanged (BM-PASS-1/-3)."""
@@ -163,21 +164,35 @@ def _exchange(props: BlackMariaProperties, after: Snapshot) -> None:
     rnd = after.get("round", 1)
     if rnd < 2 or props.direction is None:
         props.direction = way
-    clause = "BM-PASS-3" if way != "right" and props.direction not in (None, way) else "BM-PASS-1"
-    if rnd >= 2 and way == props.direction:
-        props.cover("BM-PASS-3")  # no rotation: this round passed the way the first did
-    want = _received(props, 1)
+    declared = pass_way(props.house.passing, n, rnd)
+    clause = _direction_clause(props, way, rnd)
+    if declared == "hold":  # a hold round that passed: BM-PASS-4 judged it as the round was dealt
+        _sizes_after(props, after, hands)
+        return
+    want = _received(props, DIRECTIONS[declared])
     for s in range(n):
+        giver = (s + DIRECTIONS[declared]) % n
         props.expect(
             clause,
             hands[s] == want[s],
-            f"seat {s} keeps its hand less the 3 it passed, plus the 3 passed by seat {(s + 1) % n} on its left",
+            f"seat {s} keeps its hand less the 3 it passed, plus the 3 passed by seat {giver} on its {SIDE[declared]}",
             sorted(want[s].elements()),
             sorted(hands[s].elements()),
             cause=f"passed {way or 'some other way'}",
             observed=(seen.zone(f"hand/{s}"),),
         )
     _sizes_after(props, after, hands)
+
+
+def _direction_clause(props: BlackMariaProperties, way: str | None, rnd: int) -> str:
+    """The clause of this round's direction: a declared pass rule's own (BM-PASS-4), else BM-PASS-3 for
+    a later round passing another way than the first (a rotation), BM-PASS-1 for every round wrong."""
+    if props.house.passing != "right":
+        props.paired_situations("BM-PASS-4")
+        return "BM-PASS-4"
+    if rnd >= 2 and way == props.direction:
+        props.cover("BM-PASS-3")  # no rotation: this round passed the way the first did
+    return "BM-PASS-3" if way != "right" and props.direction not in (None, way) else "BM-PASS-1"
 
 
 def _sizes_after(props: BlackMariaProperties, after: Snapshot, hands: list[Counter[str]]) -> None:

@@ -16,38 +16,36 @@ from typing import TYPE_CHECKING, Any
 
 from ruleproof.model import observed as seen
 from ruleproof.model.notation import suit
-from ruleproof.properties.black_maria.cards import HEARTS, PENALTY, best_of, hand_size, play, playable, won_by
+from ruleproof.properties.black_maria.cards import best_of, hand_size, play, playable, won_by
+from ruleproof.properties.black_maria.house import (
+    broken,
+    first_holder,
+    follow_allowed,
+    lead_forbidden,
+    lowest_club,
+    missing_rule,
+)
 from ruleproof.properties.black_maria.listing import follow_clause, listed_cards
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.black_maria.view import completed, first_trick, held, holds_led, scored_taker, take
 from ruleproof.properties.snapshot import Snapshot, Step, move_diff
 
-HEARTS_SET = frozenset(HEARTS)
-
 if TYPE_CHECKING:
     from ruleproof.properties.black_maria.props import BlackMariaProperties
 
 
-@checks("BM-LEAD-1", "BM-LEAD-2", "BM-FOLLOW-1", "BM-INV-4")
+@checks("BM-LEAD-1", "BM-LEAD-2", "BM-LEAD-3", "BM-LEAD-4", "BM-LEAD-5", "BM-LEAD-6", "BM-FOLLOW-1", "BM-INV-4")
 def lead_moves(props: BlackMariaProperties, step: Step) -> None:
-    """The leader: the seat left of the dealer on a round's first trick (BM-LEAD-1), then whoever the
-    engine's trick winner is (``next_lead``); any card of its hand may be led (BM-LEAD-2)."""
-    before, after, n = step.before, step.after, props.n
+    """The leader: the seat left of the dealer on a round's first trick (BM-LEAD-1; with first_lead
+    two_clubs the holder of the lowest club, BM-LEAD-3), then whoever the engine's trick winner is
+    (``next_lead``); any card of its hand may be led (BM-LEAD-2) save what a declared house rule
+    forbids (BM-LEAD-4/5/6)."""
+    before, after = step.before, step.after
     if after.phase != "play" or after.to_act is None or after.zone("trick"):
         return
     seat = after.to_act
     if before.phase != "play":  # the round's first lead, after the exchange (or a hold round's deal)
-        dealer = after.get("dealer")
-        first = (dealer + 1) % n if isinstance(dealer, int) else None
-        props.expect(
-            "BM-LEAD-1",
-            seat == first,
-            "the player left of the dealer leads the first trick",
-            first,
-            seat,
-            observed=(seen.TO_ACT,),
-        )
-        props.cover("BM-INV-4")
+        _first_leader(props, after, seat)
     hand = after.zone(f"hand/{seat}")
     got = listed_cards(after)
     others = [m for m in after.moves if m.get("type") != "play"]
@@ -59,32 +57,63 @@ def lead_moves(props: BlackMariaProperties, step: Step) -> None:
         *((None, None) if got <= set(hand) and not others else move_diff([play(c) for c in hand], after.moves)),
         observed=lambda: seen.moves([*(play(c) for c in got - set(hand)), *others]),
     )
-    ok = set(hand) <= got
-    missing = set(hand) - got
+    _lead_list(props, after, hand, got & set(hand))
+
+
+def _first_leader(props: BlackMariaProperties, after: Snapshot, seat: int) -> None:
+    """BM-LEAD-1: the seat left of the dealer leads a round's first trick; with first_lead two_clubs the
+    seat that holds the lowest club in play once the pass is over (BM-LEAD-3)."""
+    n = props.n
+    if props.house.first_lead == "two_clubs":
+        props.paired_situations("BM-LEAD-3")
+        first = first_holder([after.zone(f"hand/{s}") for s in range(n)], n)
+        clause, message = "BM-LEAD-3", f"the holder of the {lowest_club(n)} leads the first trick"
+    else:
+        dealer = after.get("dealer")
+        first = (dealer + 1) % n if isinstance(dealer, int) else None
+        clause, message = "BM-LEAD-1", "the player left of the dealer leads the first trick"
+    props.expect(clause, seat == first, message, first, seat, observed=(seen.TO_ACT,))
+    props.cover("BM-INV-4")
+
+
+def _lead_list(props: BlackMariaProperties, after: Snapshot, hand: list[str], got: set[Any]) -> None:
+    """The cards listed to lead: every card of the hand (BM-LEAD-2) save those a declared house rule
+    forbids, each filed under that rule's clause (listed though forbidden) or, for a card held back,
+    the rule the engine plays (``missing_rule``: a declared one's clause, else BM-LEAD-2's sub-rule)."""
+    house, n = props.house, props.n
+    first = first_trick(after, n)
+    is_broken = broken([c for s in range(n) for c in after.zone(f"won/{s}")], house)
+    forbidden = lead_forbidden(house, hand, n, first, is_broken)
+    _house_judged(props, first)
+    if first and house.first_trick != "free":
+        props.paired_situations("BM-LEAD-4")
+    want = set(hand) - set(forbidden)
+    extra, missing = got - want, want - got
+    clause, rule = (forbidden[min(extra)], "") if extra else missing_rule(house, missing, first, is_broken)
+    ok = not extra and not missing
     props.expect(
-        "BM-LEAD-2",
+        clause if not ok else "BM-LEAD-2",
         ok,
-        "any card may be led: no hearts-broken rule, no first-trick restriction",
-        *((None, None) if ok else move_diff([play(c) for c in hand], after.moves)),
-        observed=lambda: seen.moves(play(c) for c in missing),
-        rule="" if ok else _lead_rule(missing, after, n),
+        "any card may be led, save what a declared house rule forbids",
+        *((None, None) if ok else move_diff([play(c) for c in sorted(want)], after.moves)),
+        observed=lambda: seen.moves(play(c) for c in sorted(want ^ got)),
+        rule=rule,
     )
 
 
-def _lead_rule(missing: set[str], after: Snapshot, n: int) -> str:
-    """Which first-trick or hearts rule of other Hearts games a lead list that lacks ``missing`` plays (each
-    a rule of its own: an engine may play one and not the other)."""
-    if first_trick(after, n) and missing - PENALTY:
-        return "first lead"  # the first trick led by a club (the 2C, the lowest club, any club)
-    broken = any(c in HEARTS_SET for s in range(n) for c in after.zone(f"won/{s}"))
-    if missing <= HEARTS_SET and not broken:
-        return "hearts broken"  # no heart led until a heart has been played
-    if first_trick(after, n) and missing <= PENALTY:
-        return "first trick points"  # no heart nor the QS on the first trick
-    return ""
+def _house_judged(props: BlackMariaProperties, first: bool) -> None:
+    """The declared house rules that judge this lead list: the first trick's club and no points on the
+    first trick (a first lead), hearts broken (every lead)."""
+    house = props.house
+    if first and house.first_trick != "free":
+        props.cover("BM-LEAD-4")
+    if first and house.no_points:
+        props.cover("BM-LEAD-5")
+    if house.hearts_broken != "no":
+        props.cover("BM-LEAD-6")
 
 
-@checks("BM-FOLLOW-1", "BM-LEAD-2")
+@checks("BM-FOLLOW-1", "BM-LEAD-2", "BM-LEAD-5")
 def follow_moves(props: BlackMariaProperties, step: Step) -> None:
     """While a trick has cards: exactly the cards of the led suit if the hand holds one, else the whole
     hand; on trick one a void hand's missing hearts and QS are a first-trick rule (BM-LEAD-2)."""
@@ -95,14 +124,16 @@ def follow_moves(props: BlackMariaProperties, step: Step) -> None:
     if after.phase != "play" or after.to_act is None or not trick:
         return
     hand = after.zone(f"hand/{after.to_act}")
-    want, got = set(playable(hand, trick)), listed_cards(after)
+    follows, first = holds_led(hand, trick), first_trick(after, n)
+    want, got = follow_allowed(props.house, hand, trick, first), listed_cards(after)
     others = [m for m in after.moves if m.get("type") != "play"]
     ok = got == want and not others
-    follows, first = holds_led(hand, trick), first_trick(after, n)
-    clause = follow_clause(want, got, follows, first)
+    clause = follow_clause(props.house, want, got, follows, first)
     props.cover("BM-FOLLOW-1")
     if not follows and first:
         props.cover("BM-LEAD-2")  # a void hand on trick one: hearts and the QS may be discarded
+        if props.house.no_points:
+            props.cover("BM-LEAD-5")  # ... unless no_points_first_trick is declared
     props.expect(
         clause,
         ok,
@@ -110,7 +141,7 @@ def follow_moves(props: BlackMariaProperties, step: Step) -> None:
         *((None, None) if ok else move_diff([play(c) for c in want], after.moves)),
         cause="" if ok else _list_cause(hand, want, got, bool(others)),
         observed=lambda: seen.moves([*(play(c) for c in want ^ got), *others]),
-        rule="first trick points" if clause == "BM-LEAD-2" else "",
+        rule="first trick points" if clause == "BM-LEAD-2" else "",  # the rule of other Hearts games played
     )
 
 
@@ -129,11 +160,12 @@ def _listed_revoke_played(props: BlackMariaProperties, before: Snapshot, card: A
     """A card the engine listed though it does not follow, now played: its list's clause again, in the
     step where BM-INV-3 finds the play outside the rules (so the two read as one deviation)."""
     hand, trick = before.zone(f"hand/{before.to_act}"), before.zone("trick")
-    want = set(playable(hand, trick))
+    first = first_trick(before, props.n)
+    want = follow_allowed(props.house, hand, trick, first)
     if card not in listed_cards(before) or card in want or card not in hand:
         return  # a following card; a probe (its own clause judges it); a card not held (card_played)
     props.fail(
-        follow_clause(want, listed_cards(before), holds_led(hand, trick), first_trick(before, props.n)),
+        follow_clause(props.house, want, listed_cards(before), holds_led(hand, trick), first),
         f"{card} was played on {trick[0]} although it does not follow",
         {"one of": sorted(want)},
         {"played": card},

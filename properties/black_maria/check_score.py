@@ -16,7 +16,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as seen
+from ruleproof.properties.base import pair_name
 from ruleproof.properties.black_maria.cards import MOON, POINTS, ROUND_TOTAL, value
+from ruleproof.properties.black_maria.house import moon_paid, shooter
 from ruleproof.properties.black_maria.props import checks
 from ruleproof.properties.black_maria.view import round_cards
 from ruleproof.properties.snapshot import Step
@@ -28,7 +30,7 @@ SCORE_CLAUSE = {"standard": "BM-SCORE-1", "spades": "BM-SCORE-2", "spot": "BM-SC
 MOON_SHOT = "a moon shot was scored (no such rule)"
 
 
-@checks("BM-SCORE-1", "BM-SCORE-2", "BM-SCORE-3", "BM-SCORE-4", "BM-SCORE-5", "BM-INV-5", "BM-INV-6")
+@checks("BM-SCORE-1", "BM-SCORE-2", "BM-SCORE-3", "BM-SCORE-4", "BM-SCORE-5", "BM-SCORE-6", "BM-INV-5", "BM-INV-6")
 def round_scored(props: BlackMariaProperties, step: Step) -> None:
     """When a round ends: every seat's round score is the value of the cards it won, added to its total,
     under the one scheme chosen."""
@@ -37,7 +39,7 @@ def round_scored(props: BlackMariaProperties, step: Step) -> None:
         return
     won, _ = round_cards(step, n, scheme, props.round_scores)
     gained = [after.scores[s] - props.round_scores[s] for s in range(n)]
-    want = [value(w, scheme) for w in won]
+    want = _moon(props, step, won, gained, [value(w, scheme) for w in won])
     props.expect(
         "BM-INV-5",
         sum(gained) == sum(want),
@@ -62,7 +64,7 @@ def round_scored(props: BlackMariaProperties, step: Step) -> None:
         after.options.get("scoring"),
         observed=(seen.OPTIONS,),
     )
-    if gained != want:
+    if gained != want and props.moon_shot is None:
         clause, message, cause = score_clause(props, step, won, gained, want)
         props.fail(
             clause,
@@ -74,8 +76,50 @@ def round_scored(props: BlackMariaProperties, step: Step) -> None:
             rule="moon" if cause == MOON_SHOT else "",  # "no shoot-the-moon adjustment" is a rule of its own
         )
         return
-    props.cover(SCORE_CLAUSE[scheme], "BM-SCORE-4")
-    props.scored = True
+    if gained == want:
+        props.cover(SCORE_CLAUSE[scheme], "BM-SCORE-4")
+        props.scored = True
+
+
+def _moon(
+    props: BlackMariaProperties, step: Step, won: list[list[str]], gained: list[int], want: list[int]
+) -> list[int]:
+    """BM-SCORE-6 with a declared moon rule: a seat that took every penalty card of the round is paid as
+    the rule says (the round's scores returned are those the rules want, for BM-INV-5/6 too); a round
+    without a shot scored as one is this clause's as well."""
+    house, n = props.house, props.n
+    props.moon_shot = None
+    if house.moon == "none":
+        return want
+    props.cover("BM-SCORE-6")
+    seat = shooter(won, props.scheme)
+    if seat is None:
+        shot = _adding_up(props, step, won, gained, want) == MOON_SHOT
+        props.expect(
+            "BM-SCORE-6",
+            not shot,
+            f"moon={house.moon}: only a seat that takes every penalty card of the round shoots the moon",
+            {"round": want},
+            {"round": gained},
+            cause="a shot without every penalty card",
+            observed=lambda: {seen.score(s) for s in range(n) if gained[s] != want[s]},
+        )
+        props.moon_shot = -1 if shot else None
+        return want
+    paid = moon_paid(want, seat, house.moon)
+    reached = any(props.round_scores[s] + paid[s] >= props.target for s in range(n))
+    props.situation("BM-SCORE-6", pair_name("moon", house.moon, "target", "reached" if reached else "not reached"))
+    props.moon_shot = seat
+    props.expect(
+        "BM-SCORE-6",
+        gained == paid,
+        f"moon={house.moon}: seat {seat} took every penalty card and shot the moon",
+        {"round": paid},
+        {"round": gained},
+        cause="moon shot paid otherwise",
+        observed=lambda: {seen.score(s) for s in range(n) if gained[s] != paid[s]},
+    )
+    return paid
 
 
 def score_clause(

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruleproof.properties.black_maria.cards import PENALTY, playable
+from ruleproof.properties.black_maria.cards import PENALTY
+from ruleproof.properties.black_maria.house import House, broken, follow_allowed, lead_forbidden, missing_rule
 from ruleproof.properties.black_maria.view import first_trick, holds_led
 from ruleproof.properties.snapshot import Snapshot
 
@@ -19,18 +20,24 @@ def listed_cards(snap: Snapshot) -> set[Any]:
     return {m.get("card") for m in snap.moves if m.get("type") == "play"}
 
 
-def follow_clause(want: set[str], got: set[Any], follows: bool, first: bool) -> str:
-    """A void hand's list on the first trick that lacks only hearts and the QS is a first-trick rule
-    (BM-LEAD-2: none here); any other difference is following's (BM-FOLLOW-1)."""
-    if not follows and first and got <= want and want - got and want - got <= PENALTY:
-        return "BM-LEAD-2"
+def follow_clause(house: House, want: set[str], got: set[Any], follows: bool, first: bool) -> str:
+    """A void hand's list on the first trick that lacks only hearts and the QS plays a first-trick rule
+    (BM-LEAD-2 when none is declared, BM-LEAD-5 when no_points_first_trick is: a hand of nothing else
+    held back); one that lists only hearts and the QS it may not discard, BM-LEAD-5's; any other
+    difference is following's (BM-FOLLOW-1)."""
+    void_first = not follows and first
+    if void_first and got <= want and want - got and want - got <= PENALTY:
+        return "BM-LEAD-5" if house.no_points else "BM-LEAD-2"
+    if void_first and house.no_points and want <= got and got - want and got - want <= PENALTY:
+        return "BM-LEAD-5"
     return "BM-FOLLOW-1"
 
 
-def listing_clause(snap: Snapshot, n: int, missing: list[Any], extra: list[Any]) -> str | None:
+def listing_clause(snap: Snapshot, n: int, house: House, missing: list[Any], extra: list[Any]) -> str | None:
     """A listing that lacks ``missing`` and lists ``extra``, read as the listing checks read it: a pass
     list is passing's, a card not held or a move of another kind listed is BM-FOLLOW-1's, a lead list
-    lacking cards BM-LEAD-2's, a follow list by ``follow_clause``."""
+    by the house rule that forbids a card listed or the rule a card held back plays (BM-LEAD-2..6), a
+    follow list by ``follow_clause``."""
     if snap.phase == "pass":
         return "BM-PASS-1"
     if snap.phase != "play" or snap.to_act is None:
@@ -38,8 +45,13 @@ def listing_clause(snap: Snapshot, n: int, missing: list[Any], extra: list[Any])
     hand, trick = snap.zone(f"hand/{snap.to_act}"), snap.zone("trick")
     if any(m.get("type") != "play" or m.get("card") not in hand for m in extra):
         return "BM-FOLLOW-1"
+    first = first_trick(snap, n)
     if not trick:
-        return "BM-LEAD-2" if missing else None
-    want = set(playable(hand, trick))
+        is_broken = broken([c for s in range(n) for c in snap.zone(f"won/{s}")], house)
+        forbidden = lead_forbidden(house, hand, n, first, is_broken)
+        listed = [forbidden[m["card"]] for m in extra if m.get("card") in forbidden]
+        held_back = {str(m.get("card")) for m in missing}
+        return listed[0] if listed else missing_rule(house, held_back, first, is_broken)[0] if missing else None
+    want = follow_allowed(house, hand, trick, first)
     got = (listed_cards(snap) | {m.get("card") for m in extra}) - {m.get("card") for m in missing}
-    return follow_clause(want, got, holds_led(hand, trick), first_trick(snap, n))
+    return follow_clause(house, want, got, holds_led(hand, trick), first)

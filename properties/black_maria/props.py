@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 from ruleproof.model import observed as seen
 from ruleproof.model.engine import JSONObject, Move
 from ruleproof.model.findings import Setup
-from ruleproof.properties.base import GameProperties, IntRange
+from ruleproof.properties.base import GameProperties, IntRange, declared_values, pair_name
 from ruleproof.properties.black_maria.cards import DEFAULT_TARGET, GAME
 from ruleproof.properties.black_maria.conservation import conservation
+from ruleproof.properties.black_maria.house import HOUSE_DEFAULTS, HOUSE_OPTIONS, MOON_TARGET, House
 from ruleproof.properties.black_maria.listing import listing_clause
 from ruleproof.properties.black_maria.probes import bad_moves
 from ruleproof.properties.black_maria.strategies import Steering, deal_from, draw_setups
@@ -39,7 +40,28 @@ class BlackMariaProperties(GameProperties):
     option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {
         ("scoring", "spades"): ("BM-SCORE-2",),
         ("scoring", "spot"): ("BM-SCORE-3",),
+        # the house rules (docs/rules/black-maria.md "House rules"): a clause is judged when some value
+        # that plays it is declared; a round that passes needs a direction that passes
+        ("pass", "right"): ("BM-PASS-1", "BM-PASS-2", "BM-PASS-3"),
+        **{("pass", way): ("BM-PASS-1", "BM-PASS-2", "BM-PASS-4") for way in ("left", "across", "rotate")},
+        ("pass", "none"): ("BM-PASS-4",),
+        ("first_lead", "two_clubs"): ("BM-LEAD-3",),
+        ("first_trick", "lowest_club"): ("BM-LEAD-4",),
+        ("first_trick", "any_club"): ("BM-LEAD-4",),
+        ("no_points_first_trick", True): ("BM-LEAD-5",),
+        ("hearts_broken", "hearts"): ("BM-LEAD-6",),
+        ("hearts_broken", "hearts_or_queen"): ("BM-LEAD-6",),
+        ("moon", "others_score"): ("BM-SCORE-6",),
+        ("moon", "shooter_minus"): ("BM-SCORE-6",),
     }
+    # the house options whose values interact with another's: the first leader depends on the cards
+    # the pass moved (and a hold round's on the deal), the first trick's club on who leads it
+    paired: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {
+        "BM-PASS-4": (("pass", "first_lead"),),
+        "BM-LEAD-3": (("first_lead", "pass"),),
+        "BM-LEAD-4": (("first_trick", "first_lead"),),
+    }
+    house_options: ClassVar[frozenset[str]] = frozenset(HOUSE_OPTIONS)
     # the readings each clause tells apart: `>=` against `>` shows only on a total exactly at the
     # target; "ties share the win" only on a tie for the lowest total (docs/rules/black-maria.md)
     situations: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -55,6 +77,7 @@ class BlackMariaProperties(GameProperties):
     options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {
         "scoring": ["standard", "spades", "spot"],
         "target": IntRange(1),
+        **HOUSE_OPTIONS,
     }
 
     def __init__(self, setup: Setup, ledger: Any) -> None:
@@ -68,14 +91,28 @@ class BlackMariaProperties(GameProperties):
         self.passed: dict[int, list[str]] = {}  # seat -> the cards its pass move named
         self.round_scores: list[int] = [0] * n  # the engine's totals when this round was dealt
         self.direction: str | None = None  # the way the engine passed in the first round (BM-PASS-1 vs -3)
+        self.moon_shot: int | None = None  # this round's shooter under a moon rule (-1: scored as one wrongly)
         self.scored = False  # a round of this game was scored by the scheme chosen (BM-SCORE-5 vs -1/2/3)
-        self.steering = Steering(n, self.scheme)
+        self.house = House.of(setup.options)
+        self.steering = Steering(n, self.scheme, self.house.passing)
 
     # -- what to draw ------------------------------------------------------------------
     @classmethod
     def default_options(cls, players: int, sent: JSONObject) -> JSONObject:
         # spot scoring plays to 500 by default (BM-AMB-5)
-        return {"scoring": "standard", "target": 500 if sent.get("scoring") == "spot" else 100}
+        return {"scoring": "standard", "target": 500 if sent.get("scoring") == "spot" else 100, **HOUSE_DEFAULTS}
+
+    @classmethod
+    def situations_for(cls, declared: JSONObject) -> dict[str, tuple[str, ...]]:
+        """With the pairs of ``paired``, a moon rule's shot with the target: under ``others_score`` a shot
+        can take the others to the target and end the game (a shot under ``shooter_minus`` raises no
+        total, so it never ends one)."""
+        out = super().situations_for(declared)
+        moons = [m for m in declared_values(cls, declared).get("moon", []) if m != "none"]
+        names = [pair_name("moon", m, "target", r) for m in moons for r in MOON_TARGET[m]]
+        if names:
+            out["BM-SCORE-6"] = (*out.get("BM-SCORE-6", ()), *names)
+        return out
 
     @classmethod
     def long_odds(cls, declared: JSONObject) -> int:
@@ -127,7 +164,7 @@ class BlackMariaProperties(GameProperties):
         )
 
     def listing_clause(self, snap: Snapshot, missing: Sequence[Move], extra: Sequence[Move]) -> str | None:
-        return listing_clause(snap, self.n, list(missing), list(extra))
+        return listing_clause(snap, self.n, self.house, list(missing), list(extra))
 
     @checks.hook("BM-INV-1", "BM-DEAL-1")
     def after_rejection(self, snap: Snapshot, move: Move, clause: str) -> None:

@@ -23,14 +23,25 @@ from ruleproof.model.findings import Setup
 from ruleproof.model.notation import rank_index, suit
 from ruleproof.properties import draws
 from ruleproof.properties.black_maria.cards import DEFAULT_TARGET, GAME, POINTS, deck_for, hand_size, play
+from ruleproof.properties.black_maria.house import DIRECTIONS, HOUSE_OPTIONS, HOUSE_PAIRS, pass_way
+from ruleproof.properties.options import covering
 from ruleproof.properties.snapshot import Snapshot
 
 
 def draw_setups(declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
-    """3 or 4 players, a declared scheme, a small target or the default, any first dealer."""
+    """3 or 4 players, a declared scheme, a small target or the default, any first dealer, and the house
+    rules declared: one of the rows that play every pair of values of two options that interact
+    (``covering``), each other house option's value drawn on its own (an option the engine does not
+    declare is never sent)."""
     players = sorted(p for p in declared["players"] if p in (3, 4)) or declared["players"]
     options = declared.get("options", {})
     schemes = [s for s in options.get("scoring", ["standard"]) if s in POINTS] or ["standard"]
+    house = {
+        k: [v for v in options[k] if v in vs] for k, vs in HOUSE_OPTIONS.items() if isinstance(options.get(k), list)
+    }
+    paired = {name for pair in HOUSE_PAIRS for name in pair}
+    rows = covering({k: v for k, v in house.items() if v and k in paired}, HOUSE_PAIRS) or [{}]
+    alone = {k: v for k, v in house.items() if v and k not in paired}  # each drawn on its own
 
     @st.composite
     def setup(draw: Any) -> Setup:
@@ -38,7 +49,11 @@ def draw_setups(declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
         scoring = draw(st.sampled_from(schemes), label="scoring")
         target = draw(target_strategy(options.get("target"), scoring), label="target")
         dealer = draw(st.integers(0, n - 1), label="dealer")
-        return Setup(GAME, n, dealer, {"scoring": scoring, "target": target})
+        row = dict(draw(st.sampled_from(rows), label="house rules"))
+        row.update({k: draw(st.sampled_from(v), label=k) for k, v in alone.items()})
+        if n == 3 and row.get("pass") == "across":  # across is a 4-player direction: another one declared
+            row["pass"] = next((w for w in house["pass"] if w != "across"), "right")
+        return Setup(GAME, n, dealer, {"scoring": scoring, "target": target, **row})
 
     return setup()
 
@@ -67,6 +82,7 @@ class Steering:
 
     n: int
     scheme: str
+    passing: str = "right"  # the pass option: which seat each pass reaches
     base: frozenset[int] = field(factory=frozenset)  # the takers drawn for the game
     takers: frozenset[int] = field(factory=frozenset)  # ... and the twin that plays for points now
     twins: tuple[int, ...] = ()
@@ -199,7 +215,8 @@ def pass_score(steering: Steering, snap: Snapshot, move: Move) -> tuple[int, int
     seat = snap.to_act
     cards = move.get("cards") or []
     values = POINTS[steering.scheme]
-    if seat is not None and (seat - 1) % steering.n in steering.takers:
+    way = pass_way(steering.passing, steering.n, snap.get("round") or 1)
+    if seat is not None and (seat - DIRECTIONS[way]) % steering.n in steering.takers:
         return sum(values.get(c, 0) for c in cards), sum(rank_index(c) for c in cards)
     if seat in steering.takers:
         return -sum(values.get(c, 0) for c in cards), -sum(rank_index(c) for c in cards)

@@ -10,6 +10,7 @@ Running one is ``ruleproof.run.fixtures``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -77,8 +78,13 @@ def bundled(game: str) -> list[Fixture]:
     return out
 
 
-def variants(fx: Fixture, declared: JSONObject) -> list[Fixture]:
+def variants(fx: Fixture, declared: JSONObject, house: Mapping[str, Any] | None = None) -> list[Fixture]:
     """``fx`` once per declared value of each option it does not name (it names those it depends on).
+
+    The game's ``house`` options (house rules, each with its default) are never varied: a fixture that
+    does not name one scripts the documents' rule, the default.  It is sent to an engine that declares
+    the option (so an engine that declares only other values of it cannot run the fixture), and left
+    out for one that does not (which plays the default).
 
     A fixture that leaves ``after_burn`` out must hold under ``next`` and
     ``burner`` alike, so an engine declaring only one of them still runs it.
@@ -88,11 +94,14 @@ def variants(fx: Fixture, declared: JSONObject) -> list[Fixture]:
     default applies.  The first run keeps the fixture's id, the others add the
     values they run under, e.g. ``B-D3[scoring=spades]``.
     """
+    house = house or {}
     named = fx.setup.get("options") or {}
+    declared_options = declared.get("options") or {}
+    named = {**{k: v for k, v in house.items() if k in declared_options and k not in named}, **named}
     free = {
         name: [v for v in values if v != "custom"]  # "custom" only declares that explicit values are accepted
         for name, values in (declared.get("options") or {}).items()
-        if name not in named and isinstance(values, list)
+        if name not in named and name not in house and isinstance(values, list)
     }
     free = {name: values for name, values in free.items() if values}
     runs = max((len(v) for v in free.values()), default=1)

@@ -14,11 +14,12 @@ from typing import Any
 
 from attrs import evolve, frozen
 
+from ruleproof import GAMES
 from ruleproof.model import observed, schema
 from ruleproof.model.engine import JSONObject, Unsupported
 from ruleproof.model.findings import Finding, Setup, Violation, message_shape
 from ruleproof.model.fixtures import Fixture, FixtureError, bundled, load_file, unsupported_reason, variants
-from ruleproof.properties import known_clauses
+from ruleproof.properties import known_clauses, properties_for
 from ruleproof.properties.base import GameProperties, Ledger
 from ruleproof.properties.snapshot import move_key
 from ruleproof.run.session import Session, Sink
@@ -97,7 +98,13 @@ def load_dirs(dirs: Sequence[str | Path], *, beside_bundled: bool = True) -> lis
 
 def fixtures_for(game: str, declared: JSONObject, user: Sequence[Fixture] = ()) -> list[Fixture]:
     """The fixtures to run for ``game``: bundled, then the user's, each under the engine's option values."""
-    return [v for fx in [*bundled(game), *(f for f in user if f.game == game)] for v in variants(fx, declared)]
+    house: dict[str, Any] = {}
+    if game in GAMES:  # each house rule's default: the rule a fixture that does not name it scripts
+        props = properties_for(game)
+        defaults = props.default_options(min(declared.get("players") or [0]) or 0, {})
+        house = {k: v for k, v in defaults.items() if k in props.house_options}
+    fixtures = [*bundled(game), *(f for f in user if f.game == game)]
+    return [v for fx in fixtures for v in variants(fx, declared, house)]
 
 
 def matches(want: Any, got: Any, ordered: frozenset[str], *, zones: bool = False) -> bool:

@@ -127,8 +127,10 @@ def probe_setups(
 def _probe_defaults(probing: _Probing, game: str, declared: dict[str, Any]) -> None:
     """Every option left out: the defaults apply (only when each default is a value the engine declares)."""
     players = declared["players"][0]
-    want = defaults(game, players, {})
     options = declared.get("options", {})
+    house = properties_for(game).house_options if game in GAMES else frozenset()
+    # a house option the engine does not declare is never sent: it plays its default without one
+    want = {k: v for k, v in defaults(game, players, {}).items() if k in options or k not in house}
     if not all(_declares(options.get(k), v) for k, v in want.items()):
         return
     bare = Setup(game, players, 0, {})

@@ -7,17 +7,25 @@
 - A pass is not checked for repeats: ``["AD", "AD", "AD"]`` is accepted and
   the receiver gets three aces of diamonds (BM-PASS-1, then conservation,
   BM-INV-1, and everything that counts cards).
+
+It declares none of its house rules (only the documents' options): the kit judges it by the
+documents' rules, and each house rule is a deviation.
 """
 
 from __future__ import annotations
 
 from attrs import evolve
 
+from ruleproof.model.engine import JSONObject
 from ruleproof.reference.base import ReferenceEngine
 from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, in_deck_order
 
 
 class HouseBlackMaria(BlackMaria):
+    def declaration(self) -> JSONObject:
+        full = super().declaration()
+        return {**full, "options": {k: full["options"][k] for k in ("scoring", "target")}}
+
     def pass_move(self, state: BlackMariaState, cards: list[str]) -> BlackMariaState:
         seat = state.to_act
         assert seat is not None

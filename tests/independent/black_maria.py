@@ -14,8 +14,9 @@ alone.  Its own choices where the contract leaves one open:
 - ``target`` is declared 1..5000; a larger integer is a valid request this engine does not
   implement (``unsupported``), a smaller one is a ``bad_request``.
 
-``engine()`` is the correct engine; ``engine("pass_left", ...)`` enables planted bugs (``BUGS``)
-and ``house.NAME`` a whole set of house rules (``HOUSE``).
+``engine()`` is the correct engine; ``engine("pass_left", ...)`` enables planted bugs (``BUGS``),
+``house.NAME`` a whole set of house rules (``HOUSE``), and ``declaring.NAME`` an engine that declares
+the house rules it plays as options in ``hello`` (``DECLARING``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import combinations
 from typing import Any
+
+from attrs import frozen
 
 from ruleproof.model.engine import BadRequest, IllegalMove, InternalError, JSONObject, Move, State, Unsupported
 from tests.independent import Bug, Factories, HouseRules
@@ -70,6 +73,12 @@ BUGS: dict[str, Bug] = {
         Bug("first_lead_club", "BM-LEAD-2", "the first lead of a round must be the lowest club in play (the 2C)"),
         Bug("pass_dup_set", "BM-PASS-1", "a pass naming one card twice is accepted: only its distinct cards move"),
         Bug("moon_others", "BM-SCORE-4", "a player who takes every heart and the QS scores 0, every other player 26"),
+        Bug(
+            "moon_others_25",
+            "BM-SCORE-4",
+            "a player who takes every heart and the QS scores 0, every other player 25 (declared moon=others_score: "
+            "BM-SCORE-6, which pays 26)",
+        ),
         # not a deviation: what a Hearts program declares (4 players, `standard`, a game to 100), no clause
         Bug("hearts_table", "", "declares 4 players, `standard` scoring and a target of 100 only"),
     )
@@ -110,6 +119,48 @@ HOUSE: dict[str, HouseRules] = {
             ("moon_others", "tie_first", "hearts_table"),
             "a TypeScript Hearts engine: 4 players, a game to 100, a moon shot scores 26 for each other player, "
             "and a tie for the lowest total at the end is not shared",
+        ),
+    )
+}
+
+
+@frozen
+class Declaring:
+    """An engine that declares the house rules it plays (docs/rules/black-maria.md "House rules"): its
+    bugs, and what its ``hello`` declares over the plain one (each option's values)."""
+
+    name: str
+    bugs: tuple[str, ...]
+    declares: JSONObject
+    description: str
+
+
+# each a Hearts program of 4 players and standard scoring: its 2C-holder lead and its moon shot of
+# hearts and the QS have no reading at 3 players or under another scheme, so it declares that table
+DECLARING: dict[str, Declaring] = {
+    d.name: d
+    for d in (
+        Declaring(
+            "py_hearts6",
+            HOUSE["py_hearts6"].bugs,
+            {
+                "players": [4],
+                "options": {
+                    "scoring": ["standard"],
+                    "pass": ["rotate"],
+                    "first_lead": ["two_clubs"],
+                    "first_trick": ["lowest_club"],
+                    "hearts_broken": ["hearts"],
+                    "moon": ["others_score"],
+                },
+            },
+            "py_hearts6 declaring its five house rules: only its real bug (a pass naming a card twice) is left",
+        ),
+        Declaring(
+            "moon_25",
+            ("moon_others_25",),
+            {"players": [4], "options": {"scoring": ["standard"], "moon": ["others_score"]}},
+            "declares moon=others_score and pays a shot 25 to each other player: the house rule played wrong",
         ),
     )
 }
@@ -198,8 +249,10 @@ class _Table:
 class BlackMariaEngine:
     """The six methods of the engine contract, for black-maria only."""
 
-    def __init__(self, bugs: Iterable[str] = ()) -> None:
+    def __init__(self, bugs: Iterable[str] = (), declares: JSONObject | None = None) -> None:
         self.bugs = frozenset(bugs)
+        self.declares = declares or {}  # the house rules its hello declares (a Declaring entry's)
+        self.house: JSONObject = {}  # the house options of this game's new_game, echoed in its states
         self._t: _Table | None = None
 
     # -- the contract ----------------------------------------------------------------------------
@@ -211,6 +264,9 @@ class BlackMariaEngine:
         }
         if "hearts_table" in self.bugs:
             declared = {"players": [4], "options": {"scoring": ["standard"], "target": [100]}}
+        if self.declares:
+            options = {**declared["options"], **self.declares.get("options", {})}
+            declared = {**declared, **self.declares, "options": options}
         return {
             "protocol": 1,
             "engine": {"name": "independent-black-maria", "version": "1.0"},
@@ -226,7 +282,9 @@ class BlackMariaEngine:
             raise BadRequest(f"players must be 3 or 4, not {players!r}")
         if not _is_int(dealer) or not 0 <= dealer < players:
             raise BadRequest(f"dealer must be a seat 0..{players - 1}, not {dealer!r}")
-        scoring, target = self._options(options)
+        house = self._house(options)
+        scoring, target = self._options({k: v for k, v in options.items() if k not in house})
+        self.house = house
         if "hearts_table" in self.bugs and (players, scoring, target) != (4, "standard", 100):
             raise Unsupported("this Hearts program plays 4 players, standard scoring, to 100")
         self._t = _Table(players, dealer, scoring, target)
@@ -270,6 +328,17 @@ class BlackMariaEngine:
         if self._t is None:
             raise BadRequest("no game: call new_game first")
         return self._t
+
+    def _house(self, options: Any) -> JSONObject:
+        """The declared house options sent (each must be a declared value); the engine plays its own
+        rules whatever they say: it declares the rules it plays."""
+        declared = {k: v for k, v in self.declares.get("options", {}).items() if k not in ("scoring", "target")}
+        if not isinstance(options, dict):
+            return {}
+        for name in set(options) & set(declared):
+            if options[name] not in declared[name]:
+                raise BadRequest(f"{name} must be one of {declared[name]}, not {options[name]!r}")
+        return {k: v for k, v in options.items() if k in declared}
 
     @staticmethod
     def _options(options: Any) -> tuple[str, int]:
@@ -488,6 +557,9 @@ class BlackMariaEngine:
             elif shot and "moon_others" in self.bugs:
                 got = [26] * t.players
                 got[seat] = 0
+            elif shot and "moon_others_25" in self.bugs:
+                got = [25] * t.players
+                got[seat] = 0
         return got
 
     def _reached_mid_round(self, t: _Table) -> bool:
@@ -524,7 +596,7 @@ class BlackMariaEngine:
         return {
             "game": GAME,
             "players": t.players,
-            "options": {"scoring": t.scoring, "target": t.target},
+            "options": {"scoring": t.scoring, "target": t.target, **self.house},
             "dealer": t.dealer,
             "phase": t.phase,
             "to_act": t.to_act,
@@ -559,3 +631,12 @@ def engine(*bugs: str) -> BlackMariaEngine:
 
 bugs = Factories(engine, BUGS, lambda name: (name,))
 house = Factories(engine, HOUSE, lambda name: HOUSE[name].bugs)
+
+
+def declaring_engine(name: str) -> BlackMariaEngine:
+    """The engine of a ``DECLARING`` entry: its bugs, and its house rules declared in ``hello``."""
+    entry = DECLARING[name]
+    return BlackMariaEngine(entry.bugs, entry.declares)
+
+
+declaring = Factories(declaring_engine, DECLARING, lambda name: (name,))

@@ -14,7 +14,7 @@ from attrs import evolve
 
 from ruleproof.model.engine import JSONObject, Move, State
 from ruleproof.model.notation import rank_index, suit
-from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, in_deck_order
+from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, HouseRules, in_deck_order
 from tests.mutants import ListsByTheRules, mutant
 
 
@@ -287,3 +287,51 @@ class ScoresCreditedLeft(BlackMaria):
 class JackOfDiamondsBonus(BlackMaria):
     def card_points(self, card: str, scoring: str) -> int:
         return -10 if card == "JD" and scoring == "standard" else super().card_points(card, scoring)
+
+
+# -- the house rules (docs/rules/black-maria.md "House rules"): each plays a declared rule wrong
+
+
+@mutant("BM-PASS-4", "pass=rotate starts to the right: right, left, across, hold")
+class RotationStartsRight(BlackMaria):
+    def pass_way(self, house: HouseRules, players: int, round_: int) -> str:
+        if house.passing != "rotate":
+            return super().pass_way(house, players, round_)
+        turn = ("right", "left", "across", "hold") if players == 4 else ("right", "left", "hold")
+        return turn[(round_ - 1) % len(turn)]
+
+
+@mutant("BM-LEAD-3", "first_lead=two_clubs looks for the 2C with 3 players too (it is out): left of the dealer leads")
+class TwoClubsWithThreePlayers(BlackMaria):
+    def begin_play(self, state: BlackMariaState) -> BlackMariaState:
+        if state.house.first_lead == "two_clubs" and not any("2C" in hand for hand in state.hands):
+            leader = self.first_leader(state.dealer, state.players)
+            return evolve(state, phase="play", to_act=leader, leader=leader)
+        return super().begin_play(state)
+
+
+@mutant("BM-LEAD-4", "first_trick=lowest_club lets any club lead the first trick")
+class LowestClubAnyClub(BlackMaria):
+    def first_trick_leads(self, hand: Cards, players: int, rule: str) -> Cards:
+        return super().first_trick_leads(hand, players, "any_club")
+
+
+@mutant("BM-LEAD-5", "no_points_first_trick holds back the hearts but not the QS")
+class NoPointsForgetsTheQueen(BlackMaria):
+    def is_point_card(self, card: str) -> bool:
+        return suit(card) == "H"
+
+
+@mutant("BM-LEAD-6", "hearts_broken=hearts_or_queen: the QS does not break hearts")
+class QueenDoesNotBreakHearts(BlackMaria):
+    def hearts_broken(self, state: BlackMariaState) -> bool:
+        return any(suit(c) == "H" for won in state.won for c in won)
+
+
+@mutant("BM-SCORE-6", "moon=others_score pays each other seat 25, not the round's 26")
+class MoonPaysTwentyFive(BlackMaria):
+    def moon(self, house: HouseRules, won: tuple[Cards, ...], scores: tuple[int, ...], scoring: str) -> tuple[int, ...]:
+        paid = super().moon(house, won, scores, scoring)
+        if house.moon == "others_score" and paid != scores:
+            return tuple(25 if p else 0 for p in paid)
+        return paid

@@ -105,6 +105,9 @@ def build_parser() -> Parser:
     m.add_argument("parts", nargs="+", metavar="PART", help="the partial certificates, one for each K of N")
     m.add_argument("-o", "--json", dest="json", metavar="CERT.json", help="write the merged certificate as JSON")
     add_to(m, ("engine", "engine-cmd", "timeout", "junit", "html", "summary", "traces", "expect", "baseline", "quiet"))
+    from ruleproof.cli.matrix import add_parser as add_matrix  # many engines into one site: its own module
+
+    add_matrix(sub, common)
     return parser
 
 
@@ -560,6 +563,12 @@ def _run_diff(args: argparse.Namespace, game: str, profile: Any, timeout: float,
         a.close()
 
 
+def cmd_matrix(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from ruleproof.cli.matrix import cmd_matrix as run
+
+    return run(args, out, err)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Console, Console], int]] = {
     "certify": cmd_certify,
     "merge": cmd_merge,
@@ -567,6 +576,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console, Console], int]] = {
     "serve": cmd_serve,
     "fixtures": cmd_fixtures,
     "diff": cmd_diff,
+    "matrix": cmd_matrix,
 }
 
 

@@ -143,8 +143,8 @@ def column(engine: Mapping[str, Any], game: str) -> Column:
         page=engine["page"],
         verdict="broken" if engine["verdict"] == "broken" else data["verdict"],
         reason=engine.get("reason"),
-        title=data["title"],
-        score=f"{data['passed']}/{data['total']}" if judged else data["verdict"],
+        title=data["title"] if judged else "",
+        score=f"{data['passed']}/{data['total']}" if judged else "—",
         counts=counts,
         history=(engine.get("history") or {}).get(game),
     )

@@ -35,7 +35,7 @@ from ruleproof.cli.options import (
 from ruleproof.model.engine import AdapterBroken, EngineError, JSONObject
 from ruleproof.model.errors import UsageError, UserError
 from ruleproof.output.terminal import print_broken
-from ruleproof.run.events import Handler, to_all
+from ruleproof.run.events import Emit, Handler, nothing, to_all
 
 if TYPE_CHECKING:  # imported where used, so that ``ruleproof --help`` stays quick
     from ruleproof.model.certificate import Certificate
@@ -172,13 +172,20 @@ def saver(opts: Options) -> Callable[[GameReport, JSONObject], list[tuple[str, s
 
 
 def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from ruleproof.cli.stopper import Stopper
-    from ruleproof.run.certification import certify
-
     opts = options_from(args)  # every argument and output path is checked before the engine starts
     if opts.shard is not None:
         return certify_shard(opts, out, err)
-    emit = to_all(handlers(opts, out, err))
+    cert, signal_name = certification(opts, to_all(handlers(opts, out, err)))
+    return finished(cert, opts, signal_name, err)
+
+
+def certification(opts: Options, emit: Emit = nothing) -> tuple[Certificate, str | None]:
+    """The engine the options name, certified (each call under SIGTERM, Ctrl-C and --max-time); the
+    certificate and the signal that stopped it, if one did.  ``ruleproof matrix`` certifies each engine
+    with it."""
+    from ruleproof.cli.stopper import Stopper
+    from ruleproof.run.certification import certify
+
     with Stopper(opts.max_time) as stopper:
         engine = opened(opts, stopper.event)
         try:
@@ -189,7 +196,7 @@ def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
         finally:
             if not isinstance(engine, AdapterBroken):
                 engine.close()
-    return finished(cert, opts, stopper.signal, err)
+    return cert, stopper.signal
 
 
 def opened(opts: Options, stop: threading.Event) -> CheckedEngine | AdapterBroken:
@@ -564,9 +571,11 @@ def _run_diff(args: argparse.Namespace, game: str, profile: Any, timeout: float,
 
 
 def cmd_matrix(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from ruleproof.cli.matrix import cmd_matrix as run
+    """``ruleproof matrix``: each engine certified by ``certification``, as ``certify`` does (ruleproof.cli.matrix)."""
+    from ruleproof.cli.matrix import run_matrix
 
-    return run(args, out, err)
+    previous = read_json_file(args.previous, "--previous") if args.previous else None
+    return SIGNAL_EXIT.get(run_matrix(args, out, err, certification, previous) or "", 0)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, Console, Console], int]] = {

@@ -21,7 +21,12 @@ from ruleproof.cli.options import PROFILE_NAMES, Options, parse_workers
 from ruleproof.model.errors import UsageError, UserError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ruleproof.model.certificate import Certificate
     from ruleproof.run.matrix import EngineEntry, Outcome
+
+    Certification = Callable[[Options], tuple[Certificate, str | None]]
 
 DEFAULT_PROFILE = "dev"  # a matrix certifies many engines: the quick profile unless asked
 
@@ -40,7 +45,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     m.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
-def cmd_matrix(args: argparse.Namespace, out: Console, err: Console) -> int:
+def run_matrix(
+    args: argparse.Namespace, out: Console, err: Console, certification: Certification, previous: Any
+) -> str | None:
+    """Certify every engine with ``certification`` (``ruleproof.cli.commands``: certify's own) and write the
+    site; the signal that stopped the matrix early, if one did."""
     from ruleproof.cli.options import check_output_dir
     from ruleproof.output.matrix import write_site
     from ruleproof.run.matrix import history, load_engines, summarize
@@ -49,15 +58,16 @@ def cmd_matrix(args: argparse.Namespace, out: Console, err: Console) -> int:
     profile = args.profile or DEFAULT_PROFILE
     workers = 1 if args.workers is None else parse_workers(args.workers)
     site = check_output_dir(args.output, "-o")
-    previous = load_previous(args.previous) if args.previous else None
+    if previous is not None:
+        checked_previous(previous, args.previous)
     options = {e.name: entry_options(e, profile, workers, site) for e in entries}  # every file checked first
     outcomes: list[Outcome] = []
-    stopped = ""
+    stopped: str | None = None
     for entry in entries:
         if stopped:
             outcomes.append(not_run(entry, stopped))
             continue
-        outcome, stopped = certified(entry, options[entry.name], err if not args.quiet else None)
+        outcome, stopped = certified(entry, options[entry.name], certification, err if not args.quiet else None)
         outcomes.append(outcome)
     summary = summarize(outcomes, profile, str(args.engines))
     if previous is not None:
@@ -68,9 +78,7 @@ def cmd_matrix(args: argparse.Namespace, out: Console, err: Console) -> int:
         summary["previous"] = str(args.previous)
     write_site(site, summary, outcomes)
     out.print(f"wrote {escape(str(site / 'index.html'))}: {len(entries)} engines, {', '.join(summary['games'])}")
-    from ruleproof.cli.commands import SIGNAL_EXIT
-
-    return SIGNAL_EXIT.get(stopped, 0)
+    return stopped
 
 
 def entry_options(entry: EngineEntry, profile: str, workers: int, site: Path) -> Options:
@@ -93,44 +101,30 @@ def entry_options(entry: EngineEntry, profile: str, workers: int, site: Path) ->
         raise UsageError(f"engine {entry.name!r} (line {entry.line}): {exc}") from None
 
 
-def load_previous(path: str) -> dict[str, Any]:
-    """The previous run's summary, checked against its schema (a wrong file: one line, exit 2)."""
-    from ruleproof.cli.commands import read_json_file
+def checked_previous(data: Any, path: str) -> None:
+    """The previous run's summary must match its schema (a wrong file: one line, exit 2)."""
     from ruleproof.output.matrix import schema_errors
 
-    data = read_json_file(path, "--previous")
     problems = schema_errors(data)
     if problems:
         raise UsageError(f"--previous {path}: not a matrix summary (matrix.json): {problems[0]}")
-    assert isinstance(data, dict)
-    return data
 
 
-def certified(entry: EngineEntry, opts: Options, err: Console | None) -> tuple[Outcome, str]:
+def certified(
+    entry: EngineEntry, opts: Options, certification: Certification, err: Console | None
+) -> tuple[Outcome, str | None]:
     """One engine certified as ``ruleproof certify`` does it; anything that stops it is its column's reason.
     Also the signal that stopped it, if one did: the matrix then stops too."""
-    from ruleproof.cli.commands import opened, request, saver, shard_pool
-    from ruleproof.cli.stopper import Stopper
-    from ruleproof.model.engine import AdapterBroken, EngineError
-    from ruleproof.run.certification import certify
+    from ruleproof.model.engine import EngineError
     from ruleproof.run.matrix import Outcome, broken_reason
 
     if err is not None:
         err.print(f"matrix: certifying {escape(entry.name)} ({', '.join(entry.games)})")
     start = time.monotonic()
-    cert, reason, signal = None, "", ""
+    cert: Certificate | None = None
+    reason, signal = "", None
     try:
-        with Stopper(opts.max_time) as stopper:
-            engine = opened(opts, stopper.event)
-            try:
-                with shard_pool(opts, stopper.event) as explorer:
-                    cert = certify(
-                        engine, request(opts), stop=stopper.event, save_traces=saver(opts), explorer=explorer
-                    )
-            finally:
-                if not isinstance(engine, AdapterBroken):
-                    engine.close()
-        signal = stopper.signal or ""
+        cert, signal = certification(opts)
     except UserError as exc:  # a factory that cannot be imported, a game the engine does not declare
         reason = str(exc)
     except EngineError as exc:  # hello refused

@@ -35,7 +35,7 @@ from ruleproof.cli.options import (
 from ruleproof.model.engine import AdapterBroken, EngineError, JSONObject
 from ruleproof.model.errors import UsageError, UserError
 from ruleproof.output.terminal import print_broken
-from ruleproof.run.events import Handler, to_all
+from ruleproof.run.events import Emit, Handler, nothing, to_all
 
 if TYPE_CHECKING:  # imported where used, so that ``ruleproof --help`` stays quick
     from ruleproof.model.certificate import Certificate
@@ -109,6 +109,9 @@ def build_parser() -> Parser:
         ("engine", "engine-cmd", "timeout", "junit", "html", "summary", "traces", "expect", "baseline", "quiet",
          "github-output"),
     )  # fmt: skip
+    from ruleproof.cli.matrix import add_parser as add_matrix  # many engines into one site: its own module
+
+    add_matrix(sub, common)
     return parser
 
 
@@ -173,13 +176,21 @@ def saver(opts: Options) -> Callable[[GameReport, JSONObject], list[tuple[str, s
 
 
 def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from ruleproof.cli.stopper import Stopper
-    from ruleproof.run.certification import certify
-
     opts = options_from(args)  # every argument and output path is checked before the engine starts
     if opts.shard is not None:
         return certify_shard(opts, args, out, err)
-    emit = to_all(handlers(opts, out, err))
+    cert, signal_name = certification(opts, to_all(handlers(opts, out, err)))
+    args.verdict = cert.verdict  # for --github-output
+    return finished(cert, opts, signal_name, err)
+
+
+def certification(opts: Options, emit: Emit = nothing) -> tuple[Certificate, str | None]:
+    """The engine the options name, certified (each call under SIGTERM, Ctrl-C and --max-time); the
+    certificate and the signal that stopped it, if one did.  ``ruleproof matrix`` certifies each engine
+    with it."""
+    from ruleproof.cli.stopper import Stopper
+    from ruleproof.run.certification import certify
+
     with Stopper(opts.max_time) as stopper:
         engine = opened(opts, stopper.event)
         try:
@@ -190,8 +201,7 @@ def cmd_certify(args: argparse.Namespace, out: Console, err: Console) -> int:
         finally:
             if not isinstance(engine, AdapterBroken):
                 engine.close()
-    args.verdict = cert.verdict  # for --github-output
-    return finished(cert, opts, stopper.signal, err)
+    return cert, stopper.signal
 
 
 def opened(opts: Options, stop: threading.Event) -> CheckedEngine | AdapterBroken:
@@ -567,6 +577,14 @@ def _run_diff(args: argparse.Namespace, game: str, profile: Any, timeout: float,
         a.close()
 
 
+def cmd_matrix(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """``ruleproof matrix``: each engine certified by ``certification``, as ``certify`` does (ruleproof.cli.matrix)."""
+    from ruleproof.cli.matrix import run_matrix
+
+    previous = read_json_file(args.previous, "--previous") if args.previous else None
+    return SIGNAL_EXIT.get(run_matrix(args, out, err, certification, previous) or "", 0)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, Console, Console], int]] = {
     "certify": cmd_certify,
     "merge": cmd_merge,
@@ -574,6 +592,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console, Console], int]] = {
     "serve": cmd_serve,
     "fixtures": cmd_fixtures,
     "diff": cmd_diff,
+    "matrix": cmd_matrix,
 }
 
 

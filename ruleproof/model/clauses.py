@@ -79,3 +79,23 @@ def clause_line(clause: str) -> tuple[Path, int] | None:
             if line.lstrip().startswith(f"- **{clause}**"):
                 return Path(str(doc)), number
     return None
+
+
+HEADING = re.compile(r"^#{2,3}\s+(?P<title>.+?)\s*$")
+
+
+@cache
+def headings(name: str) -> dict[str, str]:
+    """Clause ID -> the heading of the part of the rules document (``black-maria.md``) that states it
+    ("Bidding", "Invariants (checked after every step)"), in the document's order; a clause stated
+    before any heading gets the document's title."""
+    found: dict[str, str] = {}
+    current = ""
+    for line in rules_dir().joinpath(name).read_text(encoding="utf-8").splitlines():
+        if line.startswith("# ") and not current:
+            current = line[2:].strip()
+        elif m := HEADING.match(line):
+            current = m["title"]
+        elif m := BULLET.match(line):
+            found.setdefault(m["id"], current)
+    return found

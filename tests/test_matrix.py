@@ -322,3 +322,37 @@ def test_every_link_of_the_site_works(page: Any, site: Path) -> None:
             else:
                 assert href.startswith("https://"), href  # homepages only
     assert len(seen) > 15
+
+
+def test_sigterm_stops_the_matrix_and_still_writes_the_site(tmp_path: Path) -> None:
+    """The engine being certified keeps its partial certificate (interrupted), the engines after it are
+    `not run`, and the site is written; the exit status is the signal's, 143."""
+    import os
+    import signal
+    import subprocess
+
+    from tests.processes import wait_for_file
+
+    hung = tmp_path / "hung"
+    engines = tmp_path / "ENGINES.toml"
+    engines.write_text(
+        f'[[engine]]\nname = "hangs"\nengine_cmd = {json.dumps(shlex.join([PY, str(BROKEN / "hangs.py")]))}\n'
+        'games = ["black-maria"]\ntimeout = 100\n\n'
+        '[[engine]]\nname = "reference"\nengine = "ruleproof.reference:ReferenceEngine"\ngames = ["moon"]\n',
+        encoding="utf-8",
+    )
+    command = [PY, "-m", "ruleproof.cli", "matrix", str(engines), "-o", str(tmp_path / "site"), "--quiet"]
+    env = {**os.environ, "BROKEN_ENGINE_READY": str(hung)}
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    wait_for_file(hung)  # the engine hangs in its 8th apply, the matrix waiting in the call
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, out + err
+    summary = json.loads((tmp_path / "site" / "matrix.json").read_text(encoding="utf-8"))
+    assert schema_errors(summary) == []
+    hangs, reference = summary["engines"]
+    assert hangs["verdict"] == "interrupted" and "SIGTERM" in (hangs["reason"] or ""), hangs
+    assert reference["verdict"] == "not run" and "SIGTERM" in reference["reason"]
+    assert (tmp_path / "site" / "moon.html").is_file() and (
+        tmp_path / "site" / "engines" / "hangs" / "report.html"
+    ).is_file()

@@ -288,6 +288,20 @@ def test_the_game_page_shows_at_a_glance_who_fails_what(page: Any, site: Path, s
     assert page.evaluate("window.pwned") is None and page.problems == []
 
 
+def test_the_overview_says_why_an_engine_is_broken(page: Any, site: Path, summary: dict[str, Any]) -> None:
+    page.goto((site / "index.html").as_uri())
+    rows = page.locator("tr.engine")
+    assert rows.count() == 4
+    hung = page.locator('tr.engine[data-engine="hangs"]')
+    assert (
+        hung.locator(".verdict").inner_text().lower() == "broken" and "timeout" in hung.locator(".reason").inner_text()
+    )
+    assert hung.locator(".reason").is_visible()
+    score = "{passed}/{total}".format(**by_name(summary)["reference"]["games"]["black-maria"])
+    assert page.locator('tr.engine[data-engine="reference"] td.score').inner_text().startswith(score)
+    assert page.problems == []
+
+
 def test_a_failing_cell_opens_its_counterexample(page: Any, site: Path) -> None:
     page.goto((site / "black-maria.html").as_uri())
     page.locator('tr.clause[data-clause="BM-PASS-1"] td.s-fail a').click()

@@ -370,3 +370,25 @@ def test_sigterm_stops_the_matrix_and_still_writes_the_site(tmp_path: Path) -> N
     assert (tmp_path / "site" / "moon.html").is_file() and (
         tmp_path / "site" / "engines" / "hangs" / "report.html"
     ).is_file()
+
+
+def test_slugs_are_unique_and_the_certify_command_names_the_engine_whole(tmp_path: Path) -> None:
+    from ruleproof.cli.commands import build_parser
+    from ruleproof.run.matrix import Outcome, engine_summary, load_engines
+
+    (tmp_path / "expect.toml").write_text('[moon]\nMOON-BID-1 = "house rule"\n', encoding="utf-8")
+    path = tmp_path / "ENGINES.toml"
+    path.write_text(
+        '[[engine]]\nname = "A b"\nengine = "m:f"\ngames = ["moon", "black-maria"]\nexpect = "expect.toml"\n'
+        'timeout = 2.5\n\n[[engine]]\nname = "a-b"\nengine_cmd = "node x.js"\ngames = ["moon"]\n',
+        encoding="utf-8",
+    )
+    first, second = load_engines(path)
+    assert (first.slug, second.slug) == ("a-b", "a-b-2")
+    assert first.games == ("black-maria", "moon")  # the contract's order
+    command = engine_summary(Outcome(first, None, "never ran"))["certify"]
+    assert command[:2] == ["ruleproof", "certify"]
+    args = build_parser().parse_args(command[1:])
+    assert (args.engine, args.game, args.timeout) == ("m:f", ["black-maria", "moon"], "2.5")
+    assert Path(args.expect) == tmp_path / "expect.toml"
+    assert engine_summary(Outcome(second, None, "x"))["certify"][2:4] == ["--engine-cmd", "node x.js"]

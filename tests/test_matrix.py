@@ -190,6 +190,7 @@ BAD = [
     ('[[engine]]\nname = "a"\nengine = "m:f"\ngames = ["moon"]\nexpect = "nope.toml"\n', ":5:", "no such file"),
     ('[[engine]]\nname = "a"\ngames = "moon"\n', ":1:", "give one of engine"),
     ('[[engine]]\nname = "a"\nengine = "m:f"\ngames = "moon"\n', ":4:", "engine[1].games"),
+    ('[[engine]]\nname = "bell\\u0007"\nengine = "m:f"\ngames = ["moon"]\n', ":2:", "control character"),
     ('[engine]\nname = "a"\n', ":1:", "no engine"),
     ('title = "x"\n', ":1:", "title: unknown key"),
     ('[[engine]\nname = "a"\n', "not TOML", "line 1"),

@@ -114,6 +114,8 @@ def _entry(where: _Where, table: Mapping[str, Any]) -> EngineEntry:
             raise UsageError(f"{where(key)}: unknown key (the keys are {', '.join(KEYS)})")
     name = _text(where, table, "name", required=True)
     assert name is not None
+    if not name.isprintable():  # a control character has no place in a heading, and none at all in SVG
+        raise UsageError(f"{where('name')}: {name!r} holds a control character")
     engine, cmd = _text(where, table, "engine"), _text(where, table, "engine_cmd")
     if (engine is None) == (cmd is None):
         raise UsageError(f"{where()}: give one of engine (MODULE:FACTORY) or engine_cmd (a command)")

@@ -190,6 +190,7 @@ BAD = [
     ('[[engine]]\nname = "a"\nengine = "m:f"\ngames = ["moon"]\nexpect = "nope.toml"\n', ":5:", "no such file"),
     ('[[engine]]\nname = "a"\ngames = "moon"\n', ":1:", "give one of engine"),
     ('[[engine]]\nname = "a"\nengine = "m:f"\ngames = "moon"\n', ":4:", "engine[1].games"),
+    ('[[engine]]\nname = "bell\\u0007"\nengine = "m:f"\ngames = ["moon"]\n', ":2:", "control character"),
     ('[engine]\nname = "a"\n', ":1:", "no engine"),
     ('title = "x"\n', ":1:", "title: unknown key"),
     ('[[engine]\nname = "a"\n', "not TOML", "line 1"),
@@ -288,6 +289,20 @@ def test_the_game_page_shows_at_a_glance_who_fails_what(page: Any, site: Path, s
     assert page.evaluate("window.pwned") is None and page.problems == []
 
 
+def test_the_overview_says_why_an_engine_is_broken(page: Any, site: Path, summary: dict[str, Any]) -> None:
+    page.goto((site / "index.html").as_uri())
+    rows = page.locator("tr.engine")
+    assert rows.count() == 4
+    hung = page.locator('tr.engine[data-engine="hangs"]')
+    assert (
+        hung.locator(".verdict").inner_text().lower() == "broken" and "timeout" in hung.locator(".reason").inner_text()
+    )
+    assert hung.locator(".reason").is_visible()
+    score = "{passed}/{total}".format(**by_name(summary)["reference"]["games"]["black-maria"])
+    assert page.locator('tr.engine[data-engine="reference"] td.score').inner_text().startswith(score)
+    assert page.problems == []
+
+
 def test_a_failing_cell_opens_its_counterexample(page: Any, site: Path) -> None:
     page.goto((site / "black-maria.html").as_uri())
     page.locator('tr.clause[data-clause="BM-PASS-1"] td.s-fail a').click()
@@ -322,3 +337,59 @@ def test_every_link_of_the_site_works(page: Any, site: Path) -> None:
             else:
                 assert href.startswith("https://"), href  # homepages only
     assert len(seen) > 15
+
+
+def test_sigterm_stops_the_matrix_and_still_writes_the_site(tmp_path: Path) -> None:
+    """The engine being certified keeps its partial certificate (interrupted), the engines after it are
+    `not run`, and the site is written; the exit status is the signal's, 143."""
+    import os
+    import signal
+    import subprocess
+
+    from tests.processes import wait_for_file
+
+    hung = tmp_path / "hung"
+    engines = tmp_path / "ENGINES.toml"
+    engines.write_text(
+        f'[[engine]]\nname = "hangs"\nengine_cmd = {json.dumps(shlex.join([PY, str(BROKEN / "hangs.py")]))}\n'
+        'games = ["black-maria"]\ntimeout = 100\n\n'
+        '[[engine]]\nname = "reference"\nengine = "ruleproof.reference:ReferenceEngine"\ngames = ["moon"]\n',
+        encoding="utf-8",
+    )
+    command = [PY, "-m", "ruleproof.cli", "matrix", str(engines), "-o", str(tmp_path / "site"), "--quiet"]
+    env = {**os.environ, "BROKEN_ENGINE_READY": str(hung)}
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    wait_for_file(hung)  # the engine hangs in its 8th apply, the matrix waiting in the call
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, out + err
+    summary = json.loads((tmp_path / "site" / "matrix.json").read_text(encoding="utf-8"))
+    assert schema_errors(summary) == []
+    hangs, reference = summary["engines"]
+    assert hangs["verdict"] == "interrupted" and "SIGTERM" in (hangs["reason"] or ""), hangs
+    assert reference["verdict"] == "not run" and "SIGTERM" in reference["reason"]
+    assert (tmp_path / "site" / "moon.html").is_file() and (
+        tmp_path / "site" / "engines" / "hangs" / "report.html"
+    ).is_file()
+
+
+def test_slugs_are_unique_and_the_certify_command_names_the_engine_whole(tmp_path: Path) -> None:
+    from ruleproof.cli.commands import build_parser
+    from ruleproof.run.matrix import Outcome, engine_summary, load_engines
+
+    (tmp_path / "expect.toml").write_text('[moon]\nMOON-BID-1 = "house rule"\n', encoding="utf-8")
+    path = tmp_path / "ENGINES.toml"
+    path.write_text(
+        '[[engine]]\nname = "A b"\nengine = "m:f"\ngames = ["moon", "black-maria"]\nexpect = "expect.toml"\n'
+        'timeout = 2.5\n\n[[engine]]\nname = "a-b"\nengine_cmd = "node x.js"\ngames = ["moon"]\n',
+        encoding="utf-8",
+    )
+    first, second = load_engines(path)
+    assert (first.slug, second.slug) == ("a-b", "a-b-2")
+    assert first.games == ("black-maria", "moon")  # the contract's order
+    command = engine_summary(Outcome(first, None, "never ran"))["certify"]
+    assert command[:2] == ["ruleproof", "certify"]
+    args = build_parser().parse_args(command[1:])
+    assert (args.engine, args.game, args.timeout) == ("m:f", ["black-maria", "moon"], "2.5")
+    assert Path(args.expect) == tmp_path / "expect.toml"
+    assert engine_summary(Outcome(second, None, "x"))["certify"][2:4] == ["--engine-cmd", "node x.js"]

@@ -1,4 +1,4 @@
-"""The ``ruleproof`` command: certify, merge, replay, serve, check fixtures.
+"""The ``ruleproof`` command: certify, merge, replay, serve, check fixtures, diff, matrix.
 
 Exit status: 0 every clause passes, 1 a rule is violated, 2 the engine or
 adapter is broken, the call is wrong, or nothing could be judged (an

@@ -77,7 +77,8 @@ def run_matrix(
                 engine["history"] = changes[engine["name"]]
         summary["previous"] = str(args.previous)
     write_site(site, summary, outcomes)
-    out.print(f"wrote {escape(str(site / 'index.html'))}: {len(entries)} engines, {', '.join(summary['games'])}")
+    engines = f"{len(entries)} engine{'s' if len(entries) != 1 else ''}"
+    out.print(f"wrote {escape(str(site / 'index.html'))}: {engines}, {', '.join(summary['games'])}")
     return stopped
 
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from ruleproof import GAMES, __version__
 from ruleproof.model.errors import UsageError
@@ -114,6 +114,8 @@ def _entry(where: _Where, table: Mapping[str, Any]) -> EngineEntry:
             raise UsageError(f"{where(key)}: unknown key (the keys are {', '.join(KEYS)})")
     name = _text(where, table, "name", required=True)
     assert name is not None
+    if not name.isprintable():  # a control character has no place in a heading, and none at all in SVG
+        raise UsageError(f"{where('name')}: {name!r} holds a control character")
     engine, cmd = _text(where, table, "engine"), _text(where, table, "engine_cmd")
     if (engine is None) == (cmd is None):
         raise UsageError(f"{where()}: give one of engine (MODULE:FACTORY) or engine_cmd (a command)")
@@ -181,8 +183,6 @@ def _slug(name: str) -> str:
 
 def _unique_slugs(entries: Sequence[EngineEntry]) -> tuple[EngineEntry, ...]:
     """Two names may make one slug ("A b", "a-b"): the later ones get -2, -3."""
-    from attrs import evolve
-
     taken: set[str] = set()
     out = []
     for e in entries:
@@ -244,7 +244,12 @@ def engine_summary(o: Outcome) -> dict[str, Any]:
 
 
 def _game_args(entry: EngineEntry) -> list[str]:
-    return [a for g in entry.games for a in ("--game", g)]
+    """The rest of the certify command that certifies ``entry`` alone: its games, files and time limits."""
+    out = [a for g in entry.games for a in ("--game", g)]
+    for flag, value in (("--expect", entry.expect), ("--timeout", entry.timeout), ("--max-time", entry.max_time)):
+        if value is not None:
+            out += [flag, f"{value:g}" if isinstance(value, float) else value]
+    return out
 
 
 def broken_reason(cert: Mapping[str, Any]) -> str:

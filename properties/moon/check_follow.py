@@ -5,11 +5,9 @@ tile it wrongly offered when played, are filed under the reading the list shows 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ruleproof.model import observed as seen
-from ruleproof.model.engine import Move
 from ruleproof.properties.moon.moves import play
 from ruleproof.properties.moon.props import checks
 from ruleproof.properties.moon.readings import base_follow_clause, follow_clause, resolve
@@ -81,23 +79,6 @@ def follow_moves(props: MoonProperties, step: Step) -> None:
         cause=found[1],
         observed=lambda: move_diff_observed([play(t) for t in want], after.moves),
     )
-
-
-def listing_clause(props: MoonProperties, snap: Snapshot, missing: Sequence[Move], extra: Sequence[Move]) -> str | None:
-    """A fixture's scripted listing that lacks ``missing`` and lists ``extra``, read as ``follow_moves``
-    reads a list: a lead list is MOON-LEAD-1's, a follow list goes to the reading it shows (a led suit
-    read wrongly is MOON-LEAD-2/3's, whichever found it); None when no reading alone explains it."""
-    if snap.phase != "play" or snap.to_act is None:
-        return None
-    trick = snap.zone("trick")
-    if not trick:
-        return "MOON-LEAD-1"
-    hand, contract = hand_of(snap, snap.to_act), snap.get("contract")
-    got = (_listed(snap) | {m.get("tile") for m in extra}) - {m.get("tile") for m in missing}
-    if got == set(legal_plays(hand, trick, contract)):
-        return base_follow_clause(hand, trick[0], contract)  # the right tiles, listed beside other moves
-    found = resolve(props.shown, lambda known: follow_clause(hand, trick, contract, got, known))
-    return None if found is None else found[0]
 
 
 def _listed(snap: Snapshot) -> set[Any]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ruleproof.properties.idiot.cards import sorted_cards
 from ruleproof.properties.idiot.props import checks
+from ruleproof.properties.shown import top
 from ruleproof.properties.snapshot import Step
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ def blind_outcome(props: IdiotProperties, step: Step) -> None:
             ok,
             f"a failed blind card ({card}) goes into the hand after the whole pile, and the pile is empty",
             None if ok else {"hand": sorted_cards(o.hand), "discard": []},
-            None if ok else {"hand": sorted(v1.hand.lists[o.s]), "discard": v1.pile[-4:]},
+            None if ok else {"hand": sorted(v1.hand.lists[o.s]), "discard": top(v1.pile)},
         )
         return
     props.cover("IDIOT-BLIND-2")
@@ -45,6 +46,6 @@ def blind_outcome(props: IdiotProperties, step: Step) -> None:
             "IDIOT-BLIND-2",
             ok,
             f"a legal blind card ({card}) stays on top of the pile",
-            None if ok else o.pile[-4:],
-            None if ok else v1.pile[-4:],
+            None if ok else top(o.pile),
+            None if ok else top(v1.pile),
         )

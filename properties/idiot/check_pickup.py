@@ -13,6 +13,7 @@ from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
+from ruleproof.properties.shown import top
 from ruleproof.properties.snapshot import Step
 
 if TYPE_CHECKING:
@@ -45,4 +46,4 @@ def pickup_outcome(props: IdiotProperties, step: Step) -> None:
     if v1.hand[o.s] != o.hand:
         got = sorted(v1.hand.lists[o.s])
         props.fail("IDIOT-PICKUP-1", "a pickup takes the whole pile into the hand", sorted_cards(o.hand), got)
-    props.require("IDIOT-PICKUP-2", not v1.pile, "after a pickup the discard pile is empty", [], v1.pile[-4:])
+    props.require("IDIOT-PICKUP-2", not v1.pile, "after a pickup the discard pile is empty", [], top(v1.pile))

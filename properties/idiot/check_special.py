@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ruleproof.properties.idiot.cards import burn_of, run_past_twos, same, size, top_run
 from ruleproof.properties.idiot.props import checks
+from ruleproof.properties.shown import top
 from ruleproof.properties.snapshot import Step
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def burns(props: IdiotProperties, step: Step) -> None:
             ok,
             BURN_MESSAGES[o.burn].format(six_burn=v0.opts["six_burn"]),
             None if ok else {"discard": [], "burned": size(o.burned) - size(v0.burned)},
-            None if ok else {"discard": v1.pile[-4:], "burned": size(v1.burned) - size(v0.burned)},
+            None if ok else {"discard": top(v1.pile), "burned": size(v1.burned) - size(v0.burned)},
         )
         return
     r = o.r or "3"

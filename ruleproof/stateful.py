@@ -44,7 +44,7 @@ from ruleproof.model.engine import EngineFactory, JSONObject, Move, State, Unsup
 from ruleproof.model.errors import UsageError
 from ruleproof.model.findings import Finding, Setup, Trace
 from ruleproof.model.observed import overlaps
-from ruleproof.output.render import LAST_STEPS, Step, step_line
+from ruleproof.output.render import LAST_STEPS, Step, field_of, step_line
 from ruleproof.output.table import compact
 from ruleproof.properties import available_games, known_clauses, properties_for
 from ruleproof.properties.base import GameProperties, Ledger
@@ -117,7 +117,9 @@ def describe(finding: Finding, sent: int, last_steps: Sequence[str], also: Seque
         where = clause_line(finding.clause)
         lines.append(f"  rule: {text}" + (f"  ({where[0].name}:{where[1]})" if where else ""))
     if finding.expected is not None or finding.got is not None:
-        lines += [f"  expected: {_cut(compact(finding.expected))}", f"  got:      {_cut(compact(finding.got))}"]
+        field = field_of(finding.to_json())
+        expected = f"  expected: {_cut(compact(finding.expected))}" + (f"   ({field})" if field else "")
+        lines += [expected, f"  got:      {_cut(compact(finding.got))}"]
     if also:
         lines.append(f"  the same step also broke: {', '.join(also)}")
     lines.append(f"  the last steps ({len(last_steps)} of {sent} calls sent in this example):")

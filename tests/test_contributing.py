@@ -88,3 +88,10 @@ def test_the_release_steps_build_and_check_what_ci_builds() -> None:
     assert "-m build" in ci and "twine check --strict" in ci
     (release,) = [line for line in guide.splitlines() if "twine upload" in line]
     assert "-m build" in release and "twine check --strict" in release
+
+
+@pytest.mark.parametrize("page", ["docs/protocol.md", "docs/adapters.md", "docs/ci.md", "docs/stateful.md"])
+def test_a_users_pages_stand_on_their_own(page: str) -> None:
+    """A user's checkout has no shared/ folder (the project's steering notes): the contract's page is
+    itself normative, and no page sends a reader to a file they do not have."""
+    assert "shared/" not in (ROOT / page).read_text(encoding="utf-8")

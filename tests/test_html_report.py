@@ -165,7 +165,8 @@ def test_top_fields_and_stats_are_read_as_text_and_a_small_table(cert: dict[str,
     changed = _with(cert, "moon", {}, hypothesis="6.170.17")
     changed["games"]["moon"]["stats"] = {"examples": 129, "steps": 4000, "engine_calls": 20000}
     page = render_html(changed)
-    assert "<b>hypothesis</b> <code>6.170.17</code>" in page and "&#34;6.170.17&#34;" not in page
+    assert "<b>Hypothesis</b> <code>6.170.17</code>" in page and "&#34;6.170.17&#34;" not in page
+    assert "ruleproof_certificate" not in page.split('<script type="application/json"')[0], "a key for programs"
     stats = re.search(r'<table class="stats">(.*?)</table>', page, re.S)
     assert stats is not None and "<th>engine calls</th><td>20000</td>" in stats.group(1)
 

@@ -2,6 +2,7 @@
 
 From the bottom up: ``model`` (the contract, games, findings, reports: no behaviour), then the
 rules stated twice and independently (``properties``, ``reference``: neither imports the other),
+``adapter`` (the helper for a user's adapter: the contract's setup checks and defaults),
 ``transport`` (talking to an engine), ``run`` (a certification), ``output`` (what people and tools
 read), ``stateful`` (the games as Hypothesis state machines for a user's suite: it drives engines as
 ``run`` does and words failures as ``output`` does) and ``cli`` (the command and the pytest
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # where each subpackage's sources live (pyproject.toml's package-dir)
 SOURCES = {"ruleproof": ROOT / "ruleproof", "ruleproof.properties": ROOT / "properties",
            "ruleproof.reference": ROOT / "reference"}  # fmt: skip
-LAYERS = ["model", "rules", "transport", "run", "output", "stateful", "cli"]
+LAYERS = ["model", "rules", "adapter", "transport", "run", "output", "stateful", "cli"]
 
 
 def layer(module: str) -> int:

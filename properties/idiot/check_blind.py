@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.cards import sorted_cards
 from ruleproof.properties.idiot.props import checks
+from ruleproof.properties.shown import top
 from ruleproof.properties.snapshot import Step
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def blind_outcome(props: IdiotProperties, step: Step) -> None:
             ok,
             f"a failed blind card ({card}) goes into the hand after the whole pile, and the pile is empty",
             None if ok else {"hand": sorted_cards(o.hand), "discard": []},
-            None if ok else {"hand": sorted(v1.hand.lists[o.s]), "discard": v1.pile[-4:]},
+            None if ok else {"hand": sorted(v1.hand.lists[o.s]), "discard": top(v1.pile)},
             observed=(obs.zone(f"hand/{o.s}"), obs.zone("discard")),
         )
         return
@@ -47,7 +48,7 @@ def blind_outcome(props: IdiotProperties, step: Step) -> None:
             "IDIOT-BLIND-2",
             ok,
             f"a legal blind card ({card}) stays on top of the pile",
-            None if ok else o.pile[-4:],
-            None if ok else v1.pile[-4:],
+            None if ok else top(o.pile),
+            None if ok else top(v1.pile),
             observed=(obs.zone(f"hand/{o.s}"), obs.zone("discard")),
         )

@@ -17,6 +17,7 @@ from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.cards import RANK_AT, diff, top_run, within
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.view import View
+from ruleproof.properties.shown import top
 from ruleproof.properties.snapshot import Snapshot, Step
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def play_legality(props: IdiotProperties, step: Step) -> None:
         ok,
         "a failed blind card shows up in the hand with the whole pile",
         None if ok else sorted(o.hand.elements()),
-        None if ok else {"hand": sorted(v1.hand.lists[o.s]), "pile": v1.pile[-4:]},
+        None if ok else {"hand": sorted(v1.hand.lists[o.s]), "pile": top(v1.pile)},
         observed=(obs.zone(f"hand/{o.s}"), PILE),
     )
 
@@ -263,7 +264,7 @@ def pile_shape(props: IdiotProperties, step: Step) -> None:
 def _emptied(props: IdiotProperties, step: Step, pile: list[str]) -> None:
     """IDIOT-INV-6: a play empties the pile exactly when it burns; a pickup always empties it."""
     if step.kind == "pickup":
-        props.expect("IDIOT-INV-6", not pile, "after a pickup the pile is empty", [], pile[-4:], observed=(PILE,))
+        props.expect("IDIOT-INV-6", not pile, "after a pickup the pile is empty", [], top(pile), observed=(PILE,))
     elif step.kind == "play":
         burned = len(step.after.zone("burned")) > len(step.before.zone("burned"))
         props.expect(

@@ -14,6 +14,7 @@ from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
+from ruleproof.properties.shown import top
 from ruleproof.properties.snapshot import Step
 
 if TYPE_CHECKING:
@@ -57,6 +58,6 @@ def pickup_outcome(props: IdiotProperties, step: Step) -> None:
         not v1.pile,
         "after a pickup the discard pile is empty",
         [],
-        v1.pile[-4:],
+        top(v1.pile),
         observed=(obs.zone("discard"),),
     )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.cards import burn_of, run_past_twos, same, size, top_run
 from ruleproof.properties.idiot.props import checks
+from ruleproof.properties.shown import top
 from ruleproof.properties.snapshot import Step
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def burns(props: IdiotProperties, step: Step) -> None:
             ok,
             BURN_MESSAGES[o.burn].format(six_burn=v0.opts["six_burn"]),
             None if ok else {"discard": [], "burned": size(o.burned) - size(v0.burned)},
-            None if ok else {"discard": v1.pile[-4:], "burned": size(v1.burned) - size(v0.burned)},
+            None if ok else {"discard": top(v1.pile), "burned": size(v1.burned) - size(v0.burned)},
             observed=PILES,
         )
         return

@@ -153,11 +153,12 @@ def file_handlers(opts: Options) -> list[Handler]:
 
 def request(opts: Options) -> Request:
     from ruleproof.run.certification import Request
+    from ruleproof.run.profile_table import run_seed
 
     return Request(
         games=opts.games,
         profile=opts.profile,
-        seed=opts.seed,
+        seed=run_seed(opts.profile, opts.seed),  # a randomized run's seed drawn here, to be recorded
         fixtures=opts.fixtures,
         properties=opts.properties,
         inputs=opts.inputs,

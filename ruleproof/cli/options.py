@@ -25,11 +25,12 @@ from attrs import frozen
 from ruleproof import GAMES
 from ruleproof.model.engine import Engine, EngineLoadError
 from ruleproof.model.errors import UsageError
+from ruleproof.run.profile_table import PROFILES, described
 
 if TYPE_CHECKING:
     from ruleproof.run.expect import RunInputs
 
-PROFILE_NAMES = ("dev", "ci", "thorough")  # the keys of ruleproof.run.runner.PROFILES (a test keeps them equal)
+PROFILE_NAMES = tuple(PROFILES)
 DEFAULT_PROFILE = "ci"
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_TRACES = "ruleproof-traces"
@@ -67,7 +68,8 @@ FLAGS: tuple[Flag, ...] = (
          exclusive="engine", commands=BOTH, helps=(("diff", "side A, a command speaking the JSON-RPC contract"),)),
     Flag("timeout", f"limit for one engine call, in process or over the pipe (default {DEFAULT_TIMEOUT:g})", "SECONDS",
          commands=BOTH),
-    Flag("profile", f"how hard to look (default: {DEFAULT_PROFILE})", "PROFILE", choices=PROFILE_NAMES, commands=BOTH),
+    Flag("profile", f"how hard to look (default: {DEFAULT_PROFILE}): "
+         + "; ".join(described(p) for p in PROFILES.values()), "PROFILE", choices=PROFILE_NAMES, commands=BOTH),
     Flag("seed", "explore from this seed instead of the profile's default", "N", commands=BOTH),
     Flag("json", "write the certificate as JSON", "PATH", commands=BOTH,
          helps=(("diff", "write the comparison as JSON"),)),

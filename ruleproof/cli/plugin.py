@@ -387,9 +387,11 @@ class Certification:
 
     def __init__(self, config: pytest.Config, options: Options, raw: dict[str, Any]) -> None:
         from ruleproof.run.certification import StopRequest
+        from ruleproof.run.profile_table import run_seed
         from ruleproof.transport.checked import CheckedEngine
 
         self.config, self.options, self.raw = config, options, raw
+        self.seed = run_seed(options.profile, options.seed)  # drawn once for the session when randomized
         self.stop = StopRequest()
         limit = options.max_time or 0.0
         self.timer = threading.Timer(limit, self.stop.stop, args=(f"{PREFIX}max-time {limit:g}s",))
@@ -450,7 +452,7 @@ class Certification:
                     self.checked,
                     game,
                     PROFILES[self.options.profile],
-                    seed=self.options.seed,
+                    seed=self.seed,
                     fixtures=self.options.fixtures,
                     properties=self.options.properties,
                     stop=self.stop,
@@ -506,7 +508,7 @@ class Certification:
         cert = Certificate(
             self.hello["engine"],
             opts.profile,
-            opts.seed,
+            self.seed,
             tuple(self.reports.values()),
             opts.engine_args,
             tuple(self.saved),
@@ -563,7 +565,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     from ruleproof.output.terminal import summary_line
 
     reports = tuple(run.reports[g] for g in run.games() if g in run.reports)
-    verdict = Certificate(run.hello["engine"], run.options.profile, run.options.seed, reports).verdict
+    verdict = Certificate(run.hello["engine"], run.options.profile, run.seed, reports).verdict
     terminalreporter.write_line(f"ruleproof: {verdict.upper()}: {summary_line(reports)}")
 
 

@@ -27,6 +27,7 @@ from ruleproof.output.files import write_atomic
 from ruleproof.output.render import (
     LAST_STEPS,
     list_difference,
+    more_steps,
     pieces_text,
     step_line,
     steps_of,
@@ -212,7 +213,7 @@ def trace_lines(d: Divergence) -> list[Text]:
     if shown[0].number > 1:
         lines.append(Text(f"    {steps[0].number:>4}  {step_line(steps[0])}", style="dim"))
         if shown[0].number > 2:
-            lines.append(Text(f"          … {shown[0].number - 2} more steps", style="dim"))
+            lines.append(Text(f"          … {more_steps(shown[0].number - 2)}", style="dim"))
     for step in shown:
         if step is steps[-1]:
             line = Text(f"  → {step.number:>4}  {step_line(step)}", style="bold")

@@ -151,8 +151,43 @@ class Other:
     table: tuple[tuple[str, str], ...] = ()
 
 
+# the certificate's own keys as a reader says them (its format number is for programs, not the header)
+TOP_LABELS = {"hypothesis": "Hypothesis", "created": "created"}
+
+
 def others(data: Mapping[str, Any], drawn: set[str]) -> tuple[Other, ...]:
     return tuple(other(str(k), v) for k, v in data.items() if k not in drawn)
+
+
+def run_facts(certificate: Mapping[str, Any]) -> tuple[Other, ...]:
+    """The header's facts: versions and dates under readable names, the baseline as its file (relative
+    to the working folder, else its name) with its warnings as sentences, never raw JSON."""
+    facts = []
+    for key, value in certificate.items():
+        if key in DRAWN_TOP:
+            continue
+        if key == "baseline" and isinstance(value, dict):
+            warnings = "; ".join(_str(w) for w in value.get("warnings") or [])
+            facts.append(
+                Other("baseline", shown_path(_str(value.get("file", "?"))) + (f" ({warnings})" if warnings else ""))
+            )
+        elif key == "ruleproof_certificate":
+            continue  # the format number tells programs how to read the file; the page has read it
+        else:
+            facts.append(other(TOP_LABELS.get(str(key), str(key)), value))
+    return tuple(facts)
+
+
+def shown_path(path: str) -> str:
+    """A path as a reader of the report finds it: relative to the working folder when inside it, else
+    the file's name (an absolute path of the machine that ran it says nothing on another)."""
+    given = Path(path)
+    if not given.is_absolute():
+        return path
+    try:
+        return str(given.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return given.name
 
 
 def other(key: str, value: Any) -> Other:
@@ -394,7 +429,7 @@ def render_html(certificate: Mapping[str, Any]) -> str:
             first=next((g.first_deviation for g in failing if g.first_deviation is not None), None),
             interrupted=_str(certificate.get("interrupted_by", "")) if certificate.get("interrupted") is True else None,
             not_run=", ".join(_str(g) for g in certificate.get("not_run") or []),
-            other=others(certificate, DRAWN_TOP),
+            other=run_facts(certificate),
             markdown=markdown,
             plain=plain,
             style=Markup(style),  # the kit's own files, not engine data

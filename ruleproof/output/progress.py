@@ -55,7 +55,12 @@ class Status:
     def line(self) -> str:
         parts = [self.stage + (f" {self.detail}" if self.detail and self.stage == "fixtures" else "")]
         if self.of:
-            parts.append(f"{self.examples}/{self.of} examples, {self.steps:,} steps")
+            # Hypothesis runs more than the examples it counts (a setup refused: rejected), never shown
+            # as more done than planned
+            done = f"{min(self.examples, self.of)}/{self.of} examples"
+            if self.examples > self.of:
+                done += f" (+{self.examples - self.of} rejected)"
+            parts.append(f"{done}, {self.steps:,} steps")
         parts.append(f"{self.failing} clause{'s' if self.failing != 1 else ''} failing")
         if self.rate:
             parts.append(f"{self.rate:,.0f} calls/s")

@@ -115,6 +115,36 @@ def _move_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
+# what a bare number or word compares, by the atom a finding observed (ruleproof.model.observed)
+FIELDS = {"to_act": "the seat to act", "dealer": "the dealer", "leader": "the leader", "round": "the round",
+          "phase": "the phase", "result": "the result"}  # fmt: skip
+
+
+def field_of(failure: Mapping[str, Any]) -> str:
+    """The field a scalar expected/got compares ("seat 2's score", "the size of discard"), named by
+    the one part of the state the finding observed; "" when the values name themselves (an object, a
+    list) or the finding observed several parts, or none of the state's (a check's own ``check:``)."""
+    values = (failure.get("expected"), failure.get("got"))
+    if any(isinstance(v, dict | list) for v in values) or all(v is None for v in values):
+        return ""
+    atoms = [str(a) for a in failure.get("observed") or [] if str(a) != "move" and not str(a).startswith("check:")]
+    if len(atoms) != 1:
+        return ""
+    kind, _, rest = atoms[0].partition(":")
+    if kind == "scores" and rest:
+        return f"seat {rest}'s score"
+    if kind == "zone" and rest.endswith(":size"):
+        return f"the size of {rest.removesuffix(':size')}"
+    if kind == "zone" and rest:
+        return rest
+    return FIELDS.get(atoms[0], "")
+
+
+def more_steps(n: int) -> str:
+    """``1 more step``, ``19 more steps``: the steps a counterexample's listing leaves out."""
+    return f"{n} more step{'s' if n != 1 else ''}"
+
+
 def list_difference(expected: Any, got: Any) -> tuple[list[Any], list[Any]] | None:
     """(missing from got, extra in got) when both sides are lists: the moves or cards that differ."""
     if not isinstance(expected, list) or not isinstance(got, list):
@@ -259,7 +289,8 @@ def render_failure(
     if text:
         lines.append(Text(f"  rule: {text}", style="italic"))
     expected, got = failure.get("expected"), failure.get("got")
-    lines.append(Text(f"  expected: {_cut(compact(expected))}"))
+    field = field_of(failure)
+    lines.append(Text(f"  expected: {_cut(compact(expected))}" + (f"   ({field})" if field else "")))
     lines.append(Text(f"  got:      {_cut(compact(got))}"))
     for name, values in differing(expected, got).items():
         lines.append(Text(f"  {name + ':':<9} {_cut(compact(values))}", style="yellow"))
@@ -291,7 +322,7 @@ def _trace_lines(failure: Mapping[str, Any], last: int) -> list[RenderableType]:
         setup = next((s for s in reversed(steps[: shown[0].number - 1]) if s.kind == "new_game"), None)
         if setup is not None:
             lines.append(Text(f"    {setup.number:>4}  {step_line(setup)}", style="dim"))
-        lines.append(Text(f"          … {shown[0].number - 1 - (setup is not None)} more steps", style="dim"))
+        lines.append(Text(f"          … {more_steps(shown[0].number - 1 - (setup is not None))}", style="dim"))
     for step in shown:
         line = Text(f"    {step.number:>4}  {step_line(step)}")
         if step is steps[-1]:

@@ -78,7 +78,11 @@ def print_report(out: Console, cert: Certificate) -> None:
             out.print(f"[yellow]untested (no run reached them; not passed):[/] {escape(', '.join(untested))}")
         for note in r.skipped:
             out.print(f"[dim]skipped: {escape(note)}[/]")
-    out.print(f"[{STATUS_STYLE.get(cert.verdict, '')}]{cert.verdict.upper()}[/]: {escape(summary_line(cert.reports))}")
+    # one line however long: a CI log is no terminal, and rich would wrap it at 80 columns there
+    verdict_line = (
+        f"[{STATUS_STYLE.get(cert.verdict, '')}]{cert.verdict.upper()}[/]: {escape(summary_line(cert.reports))}"
+    )
+    out.print(verdict_line, soft_wrap=True)
 
 
 def verdict_text(r: GameReport, clause: str, status: str) -> str:
@@ -159,7 +163,7 @@ def print_differences(out: Console, cert: Certificate) -> None:
         if r.baseline is not None:
             b = r.baseline
             parts = [
-                f"{len(b.regressions)} regressions",
+                f"{len(b.regressions)} regression{'s' if len(b.regressions) != 1 else ''}",
                 f"{len(b.fixed)} fixed",
                 f"{len(b.untested)} no longer judged",
             ]

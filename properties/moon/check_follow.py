@@ -5,11 +5,10 @@ tile it wrongly offered when played, are filed under the reading the list shows 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ruleproof.model import observed as seen
-from ruleproof.model.engine import Move
+from ruleproof.properties.moon.listing import listed_tiles
 from ruleproof.properties.moon.moves import play
 from ruleproof.properties.moon.props import checks
 from ruleproof.properties.moon.readings import base_follow_clause, follow_clause, resolve
@@ -60,7 +59,7 @@ def follow_moves(props: MoonProperties, step: Step) -> None:
         return
     hand, contract = hand_of(after, after.to_act), after.get("contract")
     want = legal_plays(hand, trick, contract)
-    got = _listed(after)
+    got = listed_tiles(after)
     s = led_suit(trick[0], contract)
     props.cover("MOON-LEAD-2" if s == "T" else "MOON-LEAD-3", base_follow_clause(hand, trick[0], contract))
     props.cover("MOON-TRUMP-3" if contract == "doubles" else "MOON-TRUMP-2" if is_value(contract) else "MOON-TRUMP-4")
@@ -83,32 +82,11 @@ def follow_moves(props: MoonProperties, step: Step) -> None:
     )
 
 
-def listing_clause(props: MoonProperties, snap: Snapshot, missing: Sequence[Move], extra: Sequence[Move]) -> str | None:
-    """A fixture's scripted listing that lacks ``missing`` and lists ``extra``, read as ``follow_moves``
-    reads a list: a lead list is MOON-LEAD-1's, a follow list goes to the reading it shows (a led suit
-    read wrongly is MOON-LEAD-2/3's, whichever found it); None when no reading alone explains it."""
-    if snap.phase != "play" or snap.to_act is None:
-        return None
-    trick = snap.zone("trick")
-    if not trick:
-        return "MOON-LEAD-1"
-    hand, contract = hand_of(snap, snap.to_act), snap.get("contract")
-    got = (_listed(snap) | {m.get("tile") for m in extra}) - {m.get("tile") for m in missing}
-    if got == set(legal_plays(hand, trick, contract)):
-        return base_follow_clause(hand, trick[0], contract)  # the right tiles, listed beside other moves
-    found = resolve(props.shown, lambda known: follow_clause(hand, trick, contract, got, known))
-    return None if found is None else found[0]
-
-
-def _listed(snap: Snapshot) -> set[Any]:
-    return {m.get("tile") for m in snap.moves if m.get("type") == "play"}
-
-
 def _listed_revoke_played(props: MoonProperties, before: Snapshot, tile: Any) -> None:
     """A tile the engine listed though it does not follow, now played: the same reading as its list, in
     the step where MOON-INV-5 finds the play outside the rules (so the two read as one deviation)."""
     hand, trick, contract = hand_of(before, before.to_act or 0), before.zone("trick"), before.get("contract")
-    listed = _listed(before)
+    listed = listed_tiles(before)
     if tile not in listed or tile in legal_plays(hand, trick, contract):
         return  # a following tile; or a probe of a tile not listed (the probe's own clause judges it)
     found = resolve(props.shown, lambda known: follow_clause(hand, trick, contract, listed, known))

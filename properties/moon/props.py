@@ -19,6 +19,7 @@ from ruleproof.model.notation import MOON_TILES
 from ruleproof.properties import draws
 from ruleproof.properties.base import GameProperties, IntRange
 from ruleproof.properties.checks import CheckRegistry
+from ruleproof.properties.moon.listing import listing_clause
 from ruleproof.properties.moon.probes import bad_bids, bad_deals, bad_discards, bad_plays, bad_trumps
 from ruleproof.properties.moon.state import conservation, declarer_of, hand_of
 from ruleproof.properties.moon.strategies import STEER_OVER, STEERS, choose_bid, shooting, shot_setup, steer_play
@@ -104,9 +105,7 @@ class MoonProperties(GameProperties):
         return steer_play(self, snap, rest // len(STEERS)) or m
 
     def listing_clause(self, snap: Snapshot, missing: Sequence[Move], extra: Sequence[Move]) -> str | None:
-        from ruleproof.properties.moon.check_follow import listing_clause  # the check module imports this one
-
-        return listing_clause(self, snap, missing, extra)
+        return listing_clause(self.shown, snap, missing, extra)
 
     @checks.hook(
         "MOON-SETUP-2",

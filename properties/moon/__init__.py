@@ -32,6 +32,7 @@ The package:
   the conservation of the tiles), ``moves`` (the moves the kit builds);
 - ``readings``: which rule a wrong list of plays or a wrong trick winner breaks (``follow_readings``,
   ``winner_readings``, ``follow_clause``, ``winner_clause``, ``resolve``);
+- ``listing``: a fixture's legal-move difference read by the same rules (``listing_clause``);
 - what to draw and send: ``strategies`` (setups, bids, the play policy of a hand), ``probes`` (moves
   the rules forbid), ``props`` (``MoonProperties``: the kit's hooks and what a game's checks share);
 - the checks, by rule section: ``check_tiles``, ``check_deal``, ``check_bidding``, ``check_widow``,

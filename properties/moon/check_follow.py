@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ruleproof.model import observed as seen
+from ruleproof.properties.moon.listing import listed_tiles
 from ruleproof.properties.moon.moves import play
 from ruleproof.properties.moon.props import checks
 from ruleproof.properties.moon.readings import base_follow_clause, follow_clause, resolve
@@ -58,7 +59,7 @@ def follow_moves(props: MoonProperties, step: Step) -> None:
         return
     hand, contract = hand_of(after, after.to_act), after.get("contract")
     want = legal_plays(hand, trick, contract)
-    got = _listed(after)
+    got = listed_tiles(after)
     s = led_suit(trick[0], contract)
     props.cover("MOON-LEAD-2" if s == "T" else "MOON-LEAD-3", base_follow_clause(hand, trick[0], contract))
     props.cover("MOON-TRUMP-3" if contract == "doubles" else "MOON-TRUMP-2" if is_value(contract) else "MOON-TRUMP-4")
@@ -81,15 +82,11 @@ def follow_moves(props: MoonProperties, step: Step) -> None:
     )
 
 
-def _listed(snap: Snapshot) -> set[Any]:
-    return {m.get("tile") for m in snap.moves if m.get("type") == "play"}
-
-
 def _listed_revoke_played(props: MoonProperties, before: Snapshot, tile: Any) -> None:
     """A tile the engine listed though it does not follow, now played: the same reading as its list, in
     the step where MOON-INV-5 finds the play outside the rules (so the two read as one deviation)."""
     hand, trick, contract = hand_of(before, before.to_act or 0), before.zone("trick"), before.get("contract")
-    listed = _listed(before)
+    listed = listed_tiles(before)
     if tile not in listed or tile in legal_plays(hand, trick, contract):
         return  # a following tile; or a probe of a tile not listed (the probe's own clause judges it)
     found = resolve(props.shown, lambda known: follow_clause(hand, trick, contract, listed, known))

@@ -1,8 +1,7 @@
-"""How a list of plays differs from the rules, read for the fixtures as ``check_follow`` reads it.
+"""A fixture's legal-move difference attributed by the properties' own reading of follow lists
+(``MoonProperties.listing_clause``), so that one bug reads as one clause whichever found it.
 
-``listing_clause`` files a fixture's scripted listing (the moves it scripts as legal and as
-forbidden) under the reading the engine's list shows, by the rule logic the follow checks use
-(``readings.follow_clause``), so one bug reads as one clause whichever found it.
+A module of its own (no check imports it back): ``follow_moves`` reads an engine's list the same way.
 """
 
 from __future__ import annotations
@@ -17,14 +16,11 @@ from ruleproof.properties.moon.tiles import legal_plays
 from ruleproof.properties.snapshot import Snapshot
 
 
-def listed_tiles(snap: Snapshot) -> set[Any]:
-    return {m.get("tile") for m in snap.moves if m.get("type") == "play"}
-
-
 def listing_clause(shown: set[str], snap: Snapshot, missing: Sequence[Move], extra: Sequence[Move]) -> str | None:
     """A fixture's scripted listing that lacks ``missing`` and lists ``extra``, read as ``follow_moves``
     reads a list: a lead list is MOON-LEAD-1's, a follow list goes to the reading it shows (a led suit
-    read wrongly is MOON-LEAD-2/3's, whichever found it); None when no reading alone explains it."""
+    read wrongly is MOON-LEAD-2/3's, whichever found it), given the readings this engine has ``shown``;
+    None when no reading alone explains it."""
     if snap.phase != "play" or snap.to_act is None:
         return None
     trick = snap.zone("trick")
@@ -36,3 +32,8 @@ def listing_clause(shown: set[str], snap: Snapshot, missing: Sequence[Move], ext
         return base_follow_clause(hand, trick[0], contract)  # the right tiles, listed beside other moves
     found = resolve(shown, lambda known: follow_clause(hand, trick, contract, got, known))
     return None if found is None else found[0]
+
+
+def listed_tiles(snap: Snapshot) -> set[Any]:
+    """The tiles the engine lists to play."""
+    return {m.get("tile") for m in snap.moves if m.get("type") == "play"}

@@ -387,7 +387,7 @@ def _minimize_all(run: GameRun, profile: Profile, explored: int, declared: JSONO
     causes = [c for c in reported_causes(store) if run.stop_after in (None, c.clause)]
     # an engine failing many clauses shares the game's budget fairly: each cause gets at most its
     # share of what is left (what one does not use goes to the next), not the first few all of it
-    budget.waiting = sum(1 for c in causes if c.start.source == "properties")
+    budget.waiting = sum(1 for c in causes if _minimizable(c))
     # the shallowest counterexamples first: they cost least, and what they leave goes to the deeper ones
     settled = [_settle(run, cause, profile, declared, budget) for cause in sorted(causes, key=lambda c: c.start.depth)]
     rank = {key: i for i, key in enumerate(store.causes)}  # reported in the order first seen
@@ -432,6 +432,13 @@ class _Budget:
         return share
 
 
+def _minimizable(cause: Cause) -> bool:
+    """A violation the properties found, in the exploration or along a fixture's script, is minimized by
+    the one minimizer (a replay shows it again); a fixture's own scripted expectation is not (only the
+    fixture shows it: it is confirmed by running the fixture again)."""
+    return cause.start.source == "properties" or not cause.kept.finding.signature.startswith("fixture:")
+
+
 def _settle(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget) -> Failure:
     """One cause's failure: its counterexample minimized (independent of other violations if it can be),
     confirmed by a replay, with what broke in the same step and what it follows from.
@@ -447,10 +454,11 @@ def _settle(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, 
 
 
 def _minimized(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget) -> Failure:
+    """``_settle``'s work: the minimizer, the confirming replay and the failure it gives."""
     engine, props_cls = run.engine, run.props_cls
     start, clause, signature = cause.start, cause.clause, cause.kept.finding.signature
     trace, hint = start.trace, cause.earlier
-    if start.source == "properties" and budget.left > 0:
+    if _minimizable(cause) and budget.left > 0:
         small = minimize(
             trace,
             _reproduces(engine, props_cls, clause, signature),

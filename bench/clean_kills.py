@@ -114,13 +114,17 @@ def _house(module: Any, game: str, args: argparse.Namespace) -> dict[str, Any]:
     for name, house in module.HOUSE.items():
         report = certify(module, game, *house.bugs)
         planted = {module.BUGS[b].clause for b in house.bugs if module.BUGS[b].clause}
-        groups = [list(d.clauses) for d in report.deviations()]
-        after = [list(d.clauses) for d in report.consequences()]
-        named = {c for g in groups for c in g}
-        out[name] = {"planted": sorted(planted), "deviations": groups, "consequences": after}
+        groups, after = report.deviations(), report.consequences()
+        named = {c for g in groups for c in g.clauses}
+        out[name] = {
+            "planted": sorted(planted),
+            "deviations": [list(g.clauses) for g in groups],
+            "consequences": [list(g.clauses) for g in after],
+        }
         print(f"{game} {name}: planted {', '.join(sorted(planted))}")
-        print(f"  deviations:   {len(groups)}: {'; '.join(' with '.join(g) for g in groups) or '-'}")
-        print(f"  consequences: {'; '.join(' with '.join(g) for g in after) or '-'}")
+        print(f"  deviations:   {len(groups)}: {'; '.join(g.label for g in groups) or '-'}")
+        marked = [f"{g.label} (after {', '.join(g.follows)})" for g in after]
+        print(f"  consequences: {'; '.join(marked) or '-'}")
         print(f"  planted, not a deviation: {', '.join(sorted(planted - named)) or '-'}")
         if args.verbose:
             _relations(report)

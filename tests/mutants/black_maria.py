@@ -345,3 +345,9 @@ class MoonPaysTwentyFive(BlackMaria):
         if house.moon == "others_score" and paid != scores:
             return tuple(25 if p else 0 for p in paid)
         return paid
+
+
+@mutant("BM-LEAD-6", "hearts_broken: a heart led before hearts are broken is accepted, though the list holds it back")
+class UnbrokenHeartAccepted(ListsByTheRules, BlackMaria):
+    def may_lead(self, state: BlackMariaState, hand: Cards, card: str) -> bool:
+        return super().may_lead(state, hand, card) if self.listing else True

@@ -270,8 +270,9 @@ class BlackMaria(Rules[BlackMariaState]):
     def may_lead(self, state: BlackMariaState, hand: Cards, card: str) -> bool:
         """BM-LEAD-2: any card may be led, hearts and QS included, at any time, save what a house rule
         forbids: the first trick's club (BM-LEAD-4), no points on it (BM-LEAD-5), hearts not yet broken
-        (BM-LEAD-6), each applied in turn and only when it leaves the hand something to lead."""
-        return card in self.leads(state, hand)
+        (BM-LEAD-6), each applied in turn and only when it leaves the hand something to lead.  Whether
+        the card is held is ``holds``'s business (BM-FOLLOW-1)."""
+        return card not in hand or card in self.leads(state, hand)
 
     def leads(self, state: BlackMariaState, hand: Cards) -> Cards:
         """The cards the hand may lead now, under the game's house rules."""

@@ -644,6 +644,12 @@ def obs_moon_others(rules: BlackMaria) -> Any:
     return finish_trick(rules, state).scores
 
 
+def obs_unbroken_heart_led(rules: BlackMaria) -> Any:
+    state = play_state(rules, (("2H", "3C"), ("3D",), ("4D",), ("5D",)), won=((), ("6D", "7D", "8D", "9D"), (), ()))
+    state = evolve(state, house=HouseRules(hearts_broken="hearts"))
+    return outcome(lambda: rules.apply(state, {"type": "play", "card": "2H"}).trick)
+
+
 def test_reference_plays_each_house_rule() -> None:
     """BM-PASS-4, BM-LEAD-3..6, BM-SCORE-6 on the reference: what each declared value does."""
     assert {"2C", "3C", "4C"} <= set(obs_rotation(REF)[1])  # round 1 of rotate passes left: seat 0 to seat 1
@@ -659,6 +665,7 @@ def test_reference_plays_each_house_rule() -> None:
         {"type": "play", "card": "3H"},
     ]  # only hearts: one may be led
     assert obs_moon_others(REF) == (26, 0, 26, 26)
+    assert obs_unbroken_heart_led(REF) == ("illegal", "BM-LEAD-6")
     shooter = finish_trick(REF, evolve(last_trick(REF, taker=lambda c: 1), house=HouseRules(moon="shooter_minus")))
     assert shooter.scores == (0, -26, 0, 0)
     with pytest.raises(BadRequest, match="across"):
@@ -710,6 +717,7 @@ MUTANT_CASES: dict[str, Callable[[BlackMaria], Any]] = {
     "NoPointsForgetsTheQueen": obs_no_points_queen,
     "QueenDoesNotBreakHearts": obs_queen_breaks,
     "MoonPaysTwentyFive": obs_moon_others,
+    "UnbrokenHeartAccepted": obs_unbroken_heart_led,
 }
 
 MUTANTS = {m.name: m for m in all_mutants("black-maria")}

@@ -22,11 +22,10 @@ from ruleproof.model.errors import UsageError
 from ruleproof.model.findings import Event
 from ruleproof.reference import ReferenceEngine
 from ruleproof.reference.base import ReferenceEngine as Engine
-from ruleproof.reference.black_maria import BlackMaria
 from ruleproof.run.expect import ExpectError
 from ruleproof.stateful import ClauseViolated, GameMachine, default_settings, machine
 from tests.house_rules import black_maria as house
-from tests.mutants.black_maria import PassLeft
+from tests.mutants.black_maria import DocumentsRules, PassLeft
 
 
 def quick(game: str, **changes: Any) -> hypothesis.settings:
@@ -98,9 +97,9 @@ def test_a_mutant_fails_on_its_clause_shrunk_and_the_database_replays_it_first(t
     assert isinstance(third, ClauseViolated.of("BM-PASS-1")) and runs[0] is True
 
 
-class TwoBugs(BlackMaria):
+class TwoBugs(DocumentsRules):
     """At 3 players the 2D is removed (BM-DEAL-1); at 4 the cards go left (BM-PASS-1): two bugs no
-    example can show together."""
+    example can show together (declaring no house rule: the pass always goes right)."""
 
     def removed_cards(self, players: int) -> tuple[str, ...]:
         return ("2D",) if players == 3 else ()

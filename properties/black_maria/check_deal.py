@@ -14,7 +14,7 @@ from ruleproof.model import observed as seen
 from ruleproof.properties.black_maria.cards import hand_size
 from ruleproof.properties.black_maria.house import pass_way
 from ruleproof.properties.black_maria.props import checks
-from ruleproof.properties.snapshot import Step
+from ruleproof.properties.snapshot import Snapshot, Step
 
 if TYPE_CHECKING:
     from ruleproof.properties.black_maria.props import BlackMariaProperties
@@ -74,21 +74,10 @@ def pass_begins(props: BlackMariaProperties, step: Step) -> None:
     a declared pass rule, a round passes iff its way is not hold (BM-PASS-4)."""
     if step.kind != "deal":
         return
-    after, n, option = step.after, props.n, props.house.passing
+    after, n = step.after, props.n
     rnd = after.get("round") or 0
-    if option != "right":  # a declared pass rule: this round's way, a hold round passing nothing (BM-PASS-4)
-        way = pass_way(option, n, rnd or 1)
-        props.paired_situations("BM-PASS-4")
-        props.expect(
-            "BM-PASS-4",
-            (after.phase == "pass") == (way != "hold"),
-            f"with pass={option} round {rnd} " + ("holds: no pass" if way == "hold" else f"passes {way}"),
-            {"phase": "play" if way == "hold" else "pass"},
-            {"phase": after.phase},
-            observed=(seen.PHASE,),
-            rule="hold" if way == "hold" or after.phase != "pass" else "",
-        )
-        if after.phase != "pass":
+    if props.house.passing != "right":  # a declared pass rule: this round's way (BM-PASS-4)
+        if not _declared_round(props, after, rnd):
             return
     elif after.phase != "pass":
         props.fail(
@@ -111,3 +100,21 @@ def pass_begins(props: BlackMariaProperties, step: Step) -> None:
         {"phase": after.phase, "to_act": after.to_act},
         observed=(seen.TO_ACT,),
     )
+
+
+def _declared_round(props: BlackMariaProperties, after: Snapshot, rnd: int) -> bool:
+    """BM-PASS-4 as a round is dealt under a declared pass rule: it passes iff its way is not hold.
+    True when the engine's round passes (its first passer is then judged)."""
+    option = props.house.passing
+    way = pass_way(option, props.n, rnd or 1)
+    props.paired_situations("BM-PASS-4")
+    props.expect(
+        "BM-PASS-4",
+        (after.phase == "pass") == (way != "hold"),
+        f"with pass={option} round {rnd} " + ("holds: no pass" if way == "hold" else f"passes {way}"),
+        {"phase": "play" if way == "hold" else "pass"},
+        {"phase": after.phase},
+        observed=(seen.PHASE,),
+        rule="hold" if way == "hold" or after.phase != "pass" else "",
+    )
+    return after.phase == "pass"

@@ -94,7 +94,7 @@ def _moon(
     props.cover("BM-SCORE-6")
     seat = shooter(won, props.scheme)
     if seat is None:
-        shot = _adding_up(props, step, won, gained, want) == MOON_SHOT
+        shot = gained != want and _adding_up(props, step, won, gained, want) == MOON_SHOT
         props.expect(
             "BM-SCORE-6",
             not shot,

@@ -132,9 +132,9 @@ class BlackMariaProperties(GameProperties):
     def choose(self, snap: Snapshot, pick: int, data: st.DataObject) -> Move:
         return self.steering.choose(snap, pick)
 
-    @checks.hook("BM-DEAL-1", "BM-PASS-1", "BM-FOLLOW-1")
+    @checks.hook("BM-DEAL-1", "BM-PASS-1", "BM-FOLLOW-1", "BM-LEAD-4", "BM-LEAD-5", "BM-LEAD-6")
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
-        return bad_moves(self.n, snap)
+        return bad_moves(self.n, snap, self.house)
 
     # -- state checks ------------------------------------------------------------------
     @checks.hook("BM-SETUP-1", "BM-DEAL-1", "BM-DEAL-2", "BM-INV-1", "CONTRACT-SETUP-2", "CONTRACT-SETUP-3")

@@ -657,6 +657,10 @@ def diff(  # noqa: PLR0913 - keyword options of the public API, passed by name b
     check_options(options, dec_a, "--options", "A")
     check_options({**options, **vs_options}, dec_b, "--vs-options" if vs_options else "--options", "B")
     declared = narrowed(dec_a, dec_b, options, vs_options)
+    # a house rule one side does not declare is sent to neither: both play its default (the documents' rule)
+    house = properties_for(game).house_options
+    one_sided = {k for k in house if k not in (dec_a.get("options") or {}) or k not in (dec_b.get("options") or {})}
+    declared = {**declared, "options": {k: v for k, v in declared["options"].items() if k not in one_sided}}
     if not declared["players"]:
         raise DiffUsage(
             f"--game {game}: the sides declare no player count in common ({dec_a['players']} and {dec_b['players']})"

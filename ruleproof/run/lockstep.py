@@ -300,7 +300,8 @@ class Lockstep:
         if outcome is not None and outcome[0] != outcome[1]:
             accepted = [o == "accepted" for o in outcome]
             found.append(Difference("accepted" if accepted[0] != accepted[1] else "error", *outcome))
-        drop = frozenset(self.b.options)
+        # the house options are echoed only by an engine that declares them: what was sent, not a result
+        drop = frozenset(self.b.options) | self.a.props_cls.house_options
         ordered = self.a.props_cls.ordered_zones
         view_a = contract_view(self.a.snap.raw, self.a.props_cls.game, ordered, drop)
         view_b = contract_view(self.b.snap.raw, self.b.props_cls.game, ordered, drop)
@@ -349,7 +350,7 @@ def new_game_differences(a: Side, b: Side, setup: Setup, ignore: tuple[str, ...]
     elif state_a is None or state_b is None:
         found = []
     else:
-        ordered, drop = a.props_cls.ordered_zones, frozenset(b.options)
+        ordered, drop = a.props_cls.ordered_zones, frozenset(b.options) | a.props_cls.house_options
         game = a.props_cls.game
         found = state_differences(
             contract_view(state_a, game, ordered, drop), contract_view(state_b, game, ordered, drop)

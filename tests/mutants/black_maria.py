@@ -1,8 +1,9 @@
 """Black Maria mutants: the reference with one plausible bug each.
 
 Every class overrides one method of ``BlackMaria`` (CountsGamesHosted two, for one bug) and is registered
-with the clause of rules.md §4 that the bug breaks.  Most are the mistakes a
-Hearts engine carries over (passing left or in rotation, hearts broken,
+with the clause of rules.md §4 that the bug breaks.  A mutant of a documents' rule declares no house
+rule (``DocumentsRules``); a mutant of a house rule (the last ones) declares them all and plays one wrong.
+Most are the mistakes a Hearts engine carries over (passing left or in rotation, hearts broken,
 2D removed, shooting the moon); the rest are slips in the trick, scoring and
 end-of-game logic.  tests/test_reference_black_maria.py shows for each one a
 concrete situation where it differs from the reference.
@@ -18,26 +19,35 @@ from ruleproof.reference.black_maria import BlackMaria, BlackMariaState, Cards, 
 from tests.mutants import ListsByTheRules, mutant
 
 
+class DocumentsRules(BlackMaria):
+    """The reference declaring the documents' options only (no house rule): a mutant of a documents'
+    rule is an engine that plays no house rule, judged as before the house options existed."""
+
+    def declaration(self) -> JSONObject:
+        full = super().declaration()
+        return {**full, "options": {k: full["options"][k] for k in ("scoring", "target")}}
+
+
 @mutant("BM-DEAL-1", "with 3 players the 2D is removed instead of the 2C")
-class RemovesTwoOfDiamonds(BlackMaria):
+class RemovesTwoOfDiamonds(DocumentsRules):
     def removed_cards(self, players: int) -> Cards:
         return ("2D",) if players == 3 else ()
 
 
 @mutant("BM-DEAL-2", "the same dealer deals every round")
-class DealerNotRotating(BlackMaria):
+class DealerNotRotating(DocumentsRules):
     def next_dealer(self, dealer: int, players: int) -> int:
         return dealer
 
 
 @mutant("BM-PASS-1", "cards are passed to the left instead of the right")
-class PassLeft(BlackMaria):
+class PassLeft(DocumentsRules):
     def pass_target(self, seat: int, players: int, round_: int) -> int:
         return (seat + 1) % players
 
 
 @mutant("BM-PASS-2", "passed cards reach the receiver at once, so a later passer may pass on cards received")
-class PassNotSimultaneous(BlackMaria):
+class PassNotSimultaneous(DocumentsRules):
     def hand_over(self, state: BlackMariaState, seat: int, cards: Cards) -> BlackMariaState:
         to = self.pass_target(seat, state.players, state.round)
         hands = list(state.hands)
@@ -47,19 +57,19 @@ class PassNotSimultaneous(BlackMaria):
 
 
 @mutant("BM-PASS-3", "the pass direction alternates right and left from round to round")
-class PassDirectionAlternates(BlackMaria):
+class PassDirectionAlternates(DocumentsRules):
     def pass_target(self, seat: int, players: int, round_: int) -> int:
         return (seat - 1) % players if round_ % 2 == 1 else (seat + 1) % players
 
 
 @mutant("BM-LEAD-1", "the dealer leads the first trick")
-class DealerLeadsFirstTrick(BlackMaria):
+class DealerLeadsFirstTrick(DocumentsRules):
     def first_leader(self, dealer: int, players: int) -> int:
         return dealer
 
 
 @mutant("BM-LEAD-2", "hearts may not be led until a heart has been won in a trick")
-class HeartsMustBeBroken(BlackMaria):
+class HeartsMustBeBroken(DocumentsRules):
     def may_lead(self, state: BlackMariaState, hand: Cards, card: str) -> bool:
         if suit(card) != "H" or all(suit(c) == "H" for c in hand):
             return True
@@ -67,32 +77,32 @@ class HeartsMustBeBroken(BlackMaria):
 
 
 @mutant("BM-FOLLOW-1", "a player may revoke: any card may be played at any time")
-class RevokeAccepted(BlackMaria):
+class RevokeAccepted(DocumentsRules):
     def playable(self, hand: Cards, trick: Cards) -> Cards:
         return hand
 
 
 @mutant("BM-FOLLOW-1", "a card the player does not hold is accepted as a play")
-class CardNotHeldAccepted(BlackMaria):
+class CardNotHeldAccepted(DocumentsRules):
     def holds(self, hand: Cards, card: str) -> bool:
         return True
 
 
 @mutant("BM-WIN-1", "the highest card of any suit wins the trick (ties: the first played)")
-class HighestCardOfAnySuitWins(BlackMaria):
+class HighestCardOfAnySuitWins(DocumentsRules):
     def trick_winner(self, trick: Cards, seats: tuple[int, ...]) -> int:
         best = max(range(len(trick)), key=lambda i: (rank_index(trick[i]), -i))
         return seats[best]
 
 
 @mutant("BM-WIN-2", "the next trick is led by the seat left of the last leader, not by the winner")
-class WinnerDoesNotLead(BlackMaria):
+class WinnerDoesNotLead(DocumentsRules):
     def next_leader(self, winner: int, leader: int, players: int) -> int:
         return (leader + 1) % players
 
 
 @mutant("BM-SCORE-1", "KS 10 and AS 7 are scored under the standard scheme too")
-class SpadeHonoursUnderStandard(BlackMaria):
+class SpadeHonoursUnderStandard(DocumentsRules):
     def card_points(self, card: str, scoring: str) -> int:
         if scoring == "standard" and card in ("KS", "AS"):
             return {"KS": 10, "AS": 7}[card]
@@ -100,7 +110,7 @@ class SpadeHonoursUnderStandard(BlackMaria):
 
 
 @mutant("BM-SCORE-2", "under the spades scheme the AS is worth 10 instead of 7")
-class SpadesAceTen(BlackMaria):
+class SpadesAceTen(DocumentsRules):
     def card_points(self, card: str, scoring: str) -> int:
         if scoring == "spades" and card == "AS":
             return 10
@@ -108,7 +118,7 @@ class SpadesAceTen(BlackMaria):
 
 
 @mutant("BM-SCORE-3", "under the spot scheme the QS is worth 13 instead of 25")
-class SpotQueenOfSpadesThirteen(BlackMaria):
+class SpotQueenOfSpadesThirteen(DocumentsRules):
     def card_points(self, card: str, scoring: str) -> int:
         if scoring == "spot" and card == "QS":
             return 13
@@ -116,19 +126,19 @@ class SpotQueenOfSpadesThirteen(BlackMaria):
 
 
 @mutant("BM-SCORE-3", "under the spot scheme JH QH KH score 11 12 13 instead of 10 each")
-class SpotCourtHeartsByRank(BlackMaria):
+class SpotCourtHeartsByRank(DocumentsRules):
     def spot_heart_points(self, card: str) -> int:
         return {"J": 11, "Q": 12, "K": 13}.get(card[0]) or super().spot_heart_points(card)
 
 
 @mutant("BM-SCORE-4", "the round score replaces the running total instead of being added to it")
-class RoundScoreNotAdded(BlackMaria):
+class RoundScoreNotAdded(DocumentsRules):
     def add_scores(self, totals: tuple[int, ...], round_scores: tuple[int, ...]) -> tuple[int, ...]:
         return round_scores
 
 
 @mutant("BM-SCORE-4", "shooting the moon: a seat that takes every penalty card scores 0, the others the full total")
-class ShootingTheMoon(BlackMaria):
+class ShootingTheMoon(DocumentsRules):
     def round_scores(self, won: tuple[Cards, ...], scoring: str) -> tuple[int, ...]:
         scores = super().round_scores(won, scoring)
         total = sum(scores)
@@ -138,43 +148,43 @@ class ShootingTheMoon(BlackMaria):
 
 
 @mutant("BM-END-1", "the target option is ignored: the game always runs to 100")
-class TargetIgnored(BlackMaria):
+class TargetIgnored(DocumentsRules):
     def game_over(self, totals: tuple[int, ...], target: int) -> bool:
         return any(t >= 100 for t in totals)
 
 
 @mutant("BM-END-1", "the game ends only when a total is strictly above the target")
-class EndsOnlyAboveTarget(BlackMaria):
+class EndsOnlyAboveTarget(DocumentsRules):
     def game_over(self, totals: tuple[int, ...], target: int) -> bool:
         return any(t > target for t in totals)
 
 
 @mutant("BM-END-2", "the first player at or over the target is named the winner")
-class FirstOverTargetWins(BlackMaria):
+class FirstOverTargetWins(DocumentsRules):
     def winners(self, totals: tuple[int, ...], target: int) -> tuple[int, ...]:
         return tuple(s for s, t in enumerate(totals) if t >= target)[:1]
 
 
 @mutant("BM-END-2", "a tie for the lowest total is not shared: only the lowest seat number wins")
-class TieNotShared(BlackMaria):
+class TieNotShared(DocumentsRules):
     def winners(self, totals: tuple[int, ...], target: int) -> tuple[int, ...]:
         return super().winners(totals, target)[:1]
 
 
 @mutant("BM-INV-3", "legal_moves is right, but apply takes a revoke: a card off the led suit while holding it")
-class RevokeAcceptedOnApply(ListsByTheRules, BlackMaria):
+class RevokeAcceptedOnApply(ListsByTheRules, DocumentsRules):
     def playable(self, hand: Cards, trick: Cards) -> Cards:
         return super().playable(hand, trick) if self.listing else hand
 
 
 @mutant("BM-INV-6", "the QS scores -13 for whoever takes it under standard scoring, so a total can go down")
-class QueenOfSpadesBonus(BlackMaria):
+class QueenOfSpadesBonus(DocumentsRules):
     def card_points(self, card: str, scoring: str) -> int:
         return -13 if card == "QS" and scoring == "standard" else super().card_points(card, scoring)
 
 
 @mutant("CONTRACT-DET-1", "the dealer shown once the game is over counts the games hosted, so a replay ends elsewhere")
-class CountsGamesHosted(BlackMaria):
+class CountsGamesHosted(DocumentsRules):
     # an engine-wide counter leaking into a contract field: two overrides, one bug (counted at the start,
     # shown in the final state's `dealer`, whose value after the last round the rules leave open), so
     # only a replay of a game can tell; a counter in a field of the engine's own would be its business
@@ -195,31 +205,31 @@ class CountsGamesHosted(BlackMaria):
 
 
 @mutant("BM-DEAL-2", "the first dealer is always seat 0, whatever dealer the game was started with")
-class FirstDealerIgnored(BlackMaria):
+class FirstDealerIgnored(DocumentsRules):
     def start(self, players: int, dealer: int, options: JSONObject) -> BlackMariaState:
         return super().start(players, 0, options)
 
 
 @mutant("BM-INV-1", "with 3 players the 2C stays in the pack: nothing is removed")
-class ThreePlayersKeepTheTwoOfClubs(BlackMaria):
+class ThreePlayersKeepTheTwoOfClubs(DocumentsRules):
     def removed_cards(self, players: int) -> Cards:
         return ()
 
 
 @mutant("BM-PASS-1", "four cards are passed instead of three")
-class PassesFour(BlackMaria):
+class PassesFour(DocumentsRules):
     def pass_size(self) -> int:
         return 4
 
 
 @mutant("BM-INV-2", "legal_moves is right, but apply takes a pass naming a card of another hand")
-class PassesAnyCard(BlackMaria):  # may_pass is asked by apply alone
+class PassesAnyCard(DocumentsRules):  # may_pass is asked by apply alone
     def may_pass(self, hand: Cards, card: str) -> bool:
         return True
 
 
 @mutant("BM-FOLLOW-1", "on a lead legal_moves offers the next seat's hand (an off-by-one in the seat)")
-class LeadListsNextHand(BlackMaria):
+class LeadListsNextHand(DocumentsRules):
     def legal_moves(self, state: BlackMariaState) -> list[Move]:
         if state.phase != "play" or state.trick or state.to_act is None:
             return super().legal_moves(state)
@@ -227,7 +237,7 @@ class LeadListsNextHand(BlackMaria):
 
 
 @mutant("BM-LEAD-2", "no heart or QS may be discarded on the first trick (a Hearts rule)")
-class NoPointsOnFirstTrick(BlackMaria):
+class NoPointsOnFirstTrick(DocumentsRules):
     def legal_moves(self, state: BlackMariaState) -> list[Move]:
         moves = super().legal_moves(state)
         if state.phase != "play" or not state.trick or any(state.won) or state.to_act is None:
@@ -240,7 +250,7 @@ class NoPointsOnFirstTrick(BlackMaria):
 
 
 @mutant("BM-WIN-2", "`leader` names the seat to act instead of the seat that led the trick")
-class LeaderIsSeatToAct(BlackMaria):
+class LeaderIsSeatToAct(DocumentsRules):
     def to_json(self, state: BlackMariaState) -> State:
         out = super().to_json(state)
         if state.phase == "play":
@@ -249,7 +259,7 @@ class LeaderIsSeatToAct(BlackMaria):
 
 
 @mutant("BM-WIN-1", "the queen ranks above the king when the trick's winner is found")
-class QueenWinsOverKing(BlackMaria):
+class QueenWinsOverKing(DocumentsRules):
     def trick_winner(self, trick: Cards, seats: tuple[int, ...]) -> int:
         order = "23456789TJKQA"
         led = suit(trick[0])
@@ -258,7 +268,7 @@ class QueenWinsOverKing(BlackMaria):
 
 
 @mutant("BM-WIN-2", "the round ends one trick early, with a card still in every hand")
-class RoundOneTrickShort(BlackMaria):
+class RoundOneTrickShort(DocumentsRules):
     def play(self, state: BlackMariaState, card: str) -> BlackMariaState:
         after = super().play(state, card)
         if after.phase == "play" and not after.trick and all(len(h) == 1 for h in after.hands):
@@ -267,7 +277,7 @@ class RoundOneTrickShort(BlackMaria):
 
 
 @mutant("BM-SCORE-4", "the round is scored before its last trick reaches the winner's pile")
-class LastTrickNotScored(BlackMaria):
+class LastTrickNotScored(DocumentsRules):
     def end_round(self, state: BlackMariaState) -> BlackMariaState:
         taker, n = state.to_act, state.players
         assert taker is not None
@@ -277,14 +287,14 @@ class LastTrickNotScored(BlackMaria):
 
 
 @mutant("BM-SCORE-4", "each seat is credited with the round score of the seat on its right")
-class ScoresCreditedLeft(BlackMaria):
+class ScoresCreditedLeft(DocumentsRules):
     def round_scores(self, won: tuple[Cards, ...], scoring: str) -> tuple[int, ...]:
         scores = super().round_scores(won, scoring)
         return (*scores[-1:], *scores[:-1])
 
 
 @mutant("BM-SCORE-1", "under standard scoring the JD is worth -10 (an Omnibus Hearts bonus)")
-class JackOfDiamondsBonus(BlackMaria):
+class JackOfDiamondsBonus(DocumentsRules):
     def card_points(self, card: str, scoring: str) -> int:
         return -10 if card == "JD" and scoring == "standard" else super().card_points(card, scoring)
 
@@ -335,3 +345,9 @@ class MoonPaysTwentyFive(BlackMaria):
         if house.moon == "others_score" and paid != scores:
             return tuple(25 if p else 0 for p in paid)
         return paid
+
+
+@mutant("BM-LEAD-6", "hearts_broken: a heart led before hearts are broken is accepted, though the list holds it back")
+class UnbrokenHeartAccepted(ListsByTheRules, BlackMaria):
+    def may_lead(self, state: BlackMariaState, hand: Cards, card: str) -> bool:
+        return super().may_lead(state, hand, card) if self.listing else True

@@ -63,6 +63,14 @@ def pending_clause(o: Outcome, v0: View, v1: View) -> str:
     return "IDIOT-TWO-2" if "two_followup" in (o.pending, v1.pending) else "IDIOT-DRAW-3"
 
 
+def _pending_atoms(clause: str) -> tuple[str, ...]:
+    """What a pending difference observes: the field, and what it rests on: the cards just drawn for a chain;
+    the seat kept to act for a follow-up earned going out or by a blind card (the turn stays with it)."""
+    if clause == "IDIOT-DRAW-3":
+        return (PENDING, obs.zone("draw"))
+    return (PENDING, obs.TO_ACT) if clause in ("IDIOT-OUT-1", "IDIOT-BLIND-2") else (PENDING,)
+
+
 def _pending(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
     """What is pending after the move, and the same player acting while it is."""
     clause = pending_clause(o, v0, v1)
@@ -75,7 +83,7 @@ def _pending(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome)
         None if ok else {"pending": o.pending, "drawn": o.drawn},
         v1.pending,
         # a chain rests on the cards just drawn: the draw pile too (a draw rule's chain is the draw's step)
-        observed=(PENDING, obs.zone("draw")) if clause == "IDIOT-DRAW-3" else (PENDING,),
+        observed=_pending_atoms(clause),
     )
     if ok and o.pending:
         props.expect(

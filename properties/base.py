@@ -98,6 +98,9 @@ class GameProperties:
     # (pairwise coverage, not the full product), each pair a situation of it ("pass=rotate, first_lead=
     # two_clubs"; recorded by ``paired``); the pairs of undeclared values are not situations at all
     paired: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
+    # options a fixture runs under only when it names them (house rules that change what every script
+    # expects, Idiot's ``reverse``): the fixtures' variants leave them out, and the engine's default applies
+    fixture_fixed: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, setup: Setup, ledger: Ledger) -> None:
         self.setup = setup

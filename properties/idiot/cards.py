@@ -196,6 +196,17 @@ def sorted_cards(c: Counter[str]) -> list[str]:
     return sorted(c.elements())
 
 
+# the house-rule options of the turn and their values when an engine does not declare them (docs/rules/idiot.md):
+# each 8 of the play that passes the turn skips a player (IDIOT-EIGHT-1); a play of the rank reverses (REVERSE-1)
+HOUSE_OPTIONS: dict[str, Any] = {"eight_skips": False, "reverse": None}
+REVERSE_RANKS = tuple("23456789TJQKA")
+
+
+def house(opts: dict[str, Any], name: str) -> Any:
+    """A house-rule option's value in a state's options (its default when the engine does not report it)."""
+    return opts.get(name, HOUSE_OPTIONS[name])
+
+
 DECK_SITUATIONS = ("1 deck", "several decks")  # the pools IDIOT-SETUP-2 and IDIOT-DEAL-2 are judged with
 
 

@@ -125,7 +125,15 @@ def _stop(props: IdiotProperties, v0: View, v1: View, o: Outcome) -> None:
 
 
 @checks(
-    "IDIOT-INV-7", "IDIOT-PICKUP-2", "IDIOT-BURN-NEXT", "IDIOT-BLIND-3", "IDIOT-OPEN-2", "IDIOT-OUT-1", "IDIOT-END-1"
+    "IDIOT-INV-7",
+    "IDIOT-PICKUP-2",
+    "IDIOT-BURN-NEXT",
+    "IDIOT-BLIND-3",
+    "IDIOT-OPEN-2",
+    "IDIOT-OUT-1",
+    "IDIOT-END-1",
+    "IDIOT-EIGHT-1",
+    "IDIOT-REVERSE-1",
 )
 def turn_order(props: IdiotProperties, step: Step) -> None:
     """Who acts next, filed under the rule that differs (the module's docstring)."""
@@ -180,6 +188,10 @@ def _cover(props: IdiotProperties, o: Outcome, opening: bool) -> None:
         props.cover("IDIOT-END-1")
     if o.gone or o.out:
         props.cover("IDIOT-OUT-1")
+    if o.eights:
+        props.cover("IDIOT-EIGHT-1")
+    if o.reversed or o.direction == -1:
+        props.cover("IDIOT-REVERSE-1")
 
 
 def _turn_clause(props: IdiotProperties, v0: View, v1: View, o: Outcome, opening: bool) -> tuple[str, str]:
@@ -189,12 +201,25 @@ def _turn_clause(props: IdiotProperties, v0: View, v1: View, o: Outcome, opening
         return "IDIOT-END-1", "a seat acts once over"
     if got is not None and got in o.out:
         return "IDIOT-OUT-1", "an out seat acts"
+    house = _house_clause(o, got, want)
+    if house:
+        return house
     if s in (want, got):  # the turn kept where it passes, or passed where it is kept
         moment = _moment(o, opening)
         if moment == "IDIOT-OPEN-2" and got == s and s != next_active(props.setup.dealer, v0.n, o.out):
             return "IDIOT-INV-7", "kept"  # not the dealer's-left reading of the opening: the order of turns
         return moment, "kept" if got == s else "passed"
     return _other_seat(props, v0.n, o, got, opening)
+
+
+def _house_clause(o: Outcome, got: int | None, want: int) -> tuple[str, str] | None:
+    """A house rule of the turn that decides the seat (only with its option declared: ``outcome``): 8s played
+    that skip (IDIOT-EIGHT-1, the same seat again with two players), the direction reversed (IDIOT-REVERSE-1)."""
+    if o.eights:
+        return "IDIOT-EIGHT-1", "skips"
+    if (o.reversed or o.direction == -1) and o.s not in (want, got):
+        return "IDIOT-REVERSE-1", "direction"
+    return None
 
 
 def _other_seat(props: IdiotProperties, n: int, o: Outcome, got: int | None, opening: bool) -> tuple[str, str]:

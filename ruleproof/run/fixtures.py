@@ -18,7 +18,7 @@ from ruleproof.model import observed, schema
 from ruleproof.model.engine import JSONObject, Unsupported
 from ruleproof.model.findings import Finding, Setup, Violation, message_shape
 from ruleproof.model.fixtures import Fixture, FixtureError, bundled, load_file, unsupported_reason, variants
-from ruleproof.properties import known_clauses
+from ruleproof.properties import available_games, known_clauses, properties_for
 from ruleproof.properties.base import GameProperties, Ledger
 from ruleproof.properties.snapshot import move_key
 from ruleproof.run.session import Session, Sink
@@ -96,7 +96,12 @@ def load_dirs(dirs: Sequence[str | Path], *, beside_bundled: bool = True) -> lis
 
 
 def fixtures_for(game: str, declared: JSONObject, user: Sequence[Fixture] = ()) -> list[Fixture]:
-    """The fixtures to run for ``game``: bundled, then the user's, each under the engine's option values."""
+    """The fixtures to run for ``game``: bundled, then the user's, each under the engine's option values but
+    those a fixture runs under only when it names them (a house rule changes what every script expects: left
+    out, the engine's default applies)."""
+    fixed = properties_for(game).fixture_fixed if game in available_games() else frozenset()
+    options = {k: v for k, v in (declared.get("options") or {}).items() if k not in fixed}
+    declared = {**declared, "options": options} if "options" in declared else declared
     return [v for fx in [*bundled(game), *(f for f in user if f.game == game)] for v in variants(fx, declared)]
 
 

@@ -61,6 +61,8 @@ LADDER = "3456789TJQKA"  # IDIOT-OPEN-1, in IDIOT-RANK-1 order
 ANY = "any"  # IDIOT-OPEN-3: the ladder has passed the ace
 TWO, TEN, SIX, EIGHT = "2", "T", "6", "8"
 REVERSE_RANKS = tuple("23456789TJQKA")  # IDIOT-REVERSE-1: any rank may be the one that reverses
+# the house-rule options (docs/rules/idiot.md): sent only by a kit that knows them, their defaults otherwise
+HOUSE_OPTIONS = ("seven_lower", "eight_skips", "reverse")
 # IDIOT-RANK-1: the "same or higher" order.  The 2 sits below everything: it
 # is never higher than a card, it is simply always playable (IDIOT-AMB-16).
 ORDER = {r: i for i, r in enumerate("2" + LADDER)}
@@ -94,18 +96,22 @@ class IdiotOptions:
     six_burn: int  # 3 | 4
     two_followup: str  # "optional" | "none"
     ten_anytime: bool
+    seven_lower: bool = False  # IDIOT-SEVEN-1: after a 7 a 7 or lower (or a 2); a 10 may not
     eight_skips: bool = False  # IDIOT-EIGHT-1: each 8 of the play that passes the turn skips a player
     reverse: str | None = None  # IDIOT-REVERSE-1: a play of this rank reverses the direction of play
+    sent: tuple[str, ...] = ()  # the house options new_game named: echoed in the state (CONTRACT-SETUP-2)
 
     def to_json(self) -> JSONObject:
+        # the house rules only when sent: left out, the state is the one an engine without them shows
+        house = {"seven_lower": self.seven_lower, "eight_skips": self.eight_skips, "reverse": self.reverse}
+        house = {name: value for name, value in house.items() if name in self.sent}
         return {
             "decks": self.decks,
             "after_burn": self.after_burn,
             "six_burn": self.six_burn,
             "two_followup": self.two_followup,
             "ten_anytime": self.ten_anytime,
-            "eight_skips": self.eight_skips,
-            "reverse": self.reverse,
+            **house,
         }
 
 
@@ -204,6 +210,7 @@ class Idiot(Rules[IdiotState]):
                 "six_burn": [3, 4],
                 "two_followup": ["optional", "none"],
                 "ten_anytime": [True, False],
+                "seven_lower": [False, True],
                 "eight_skips": [False, True],
                 "reverse": [None, *REVERSE_RANKS],
             },
@@ -216,8 +223,6 @@ class Idiot(Rules[IdiotState]):
             "six_burn": 3,
             "two_followup": "optional",
             "ten_anytime": True,
-            "eight_skips": False,
-            "reverse": None,
         }
 
     def default_decks(self, players: int) -> int:
@@ -240,8 +245,10 @@ class Idiot(Rules[IdiotState]):
             six_burn=options["six_burn"],
             two_followup=options["two_followup"],
             ten_anytime=options["ten_anytime"],
+            seven_lower=options.get("seven_lower", False),
             eight_skips=options.get("eight_skips", False),
             reverse=options.get("reverse"),
+            sent=tuple(name for name in HOUSE_OPTIONS if name in options),
         )
         if TABLE_SIZE * 3 * players > 52 * opts.decks:
             raise BadRequest(f"options.decks: {opts.decks} deck(s) cannot deal 9 cards to {players} players")
@@ -401,6 +408,8 @@ class Idiot(Rules[IdiotState]):
 
     def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
         """IDIOT-PLAY-1/2, IDIOT-TWO-1, IDIOT-BURN-10: may this rank go on the pile?"""
+        if options.seven_lower and pile and rank(pile[-1]) == "7" and card_rank != TWO:
+            return ORDER[card_rank] <= ORDER["7"]  # IDIOT-SEVEN-1: a 7 or lower; a 10 may not
         if self.is_wild(card_rank, options):
             return True
         top = self.effective_top(pile)

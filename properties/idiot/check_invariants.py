@@ -282,13 +282,14 @@ def _emptied(props: IdiotProperties, step: Step, pile: list[str]) -> None:
 
 
 def _never_falls(props: IdiotProperties, old: list[str], pile: list[str]) -> None:
-    """IDIOT-INV-8 on the cards a step put on top of the pile."""
+    """IDIOT-INV-8 on the cards a step put on top of the pile (under seven_lower a 7 caps: lower may follow)."""
+    capped_on = bool(props.setup.options.get("seven_lower", False))
     if old and len(pile) > len(old) and pile[: len(old)] == old:
         prev = old[-1][0]
         for c in pile[len(old) :]:
             cur = c[0]
             # a 2 resets the pile, and so does a 10 (it burns: a card on a 10 left standing is the burn's difference)
-            if prev not in ("2", "T") and cur != "2":
+            if prev not in ("2", "T") and cur != "2" and not (prev == "7" and capped_on):
                 props.expect(
                     "IDIOT-INV-8",
                     RANK_AT[cur] >= RANK_AT[prev],

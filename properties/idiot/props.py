@@ -24,6 +24,7 @@ from ruleproof.properties.idiot.cards import (
     GAME,
     HOUSE_OPTIONS,
     REVERSE_RANKS,
+    capped,
     deck_situation,
     default_decks,
     diff,
@@ -53,6 +54,7 @@ class IdiotProperties(GameProperties):
     ordered_zones = frozenset({"discard", "draw"})
     # the house rules' clauses: judged only with the value that plays them (docs/rules/idiot.md)
     option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {
+        ("seven_lower", True): ("IDIOT-SEVEN-1",),
         ("eight_skips", True): ("IDIOT-EIGHT-1",),
         **{("reverse", r): ("IDIOT-REVERSE-1",) for r in REVERSE_RANKS},
     }
@@ -73,6 +75,7 @@ class IdiotProperties(GameProperties):
         "six_burn": [3, 4],
         "two_followup": ["optional", "none"],
         "ten_anytime": [True, False],
+        "seven_lower": [False, True],
         "eight_skips": [False, True],
         "reverse": [None, *REVERSE_RANKS],
     }
@@ -142,6 +145,8 @@ class IdiotProperties(GameProperties):
             o = self._outcome = predict(step, v0, v1, self.direction)
             self.direction = o.direction  # what this move made of it, for the next
             if o.engine_legal is not None and o.r is not None and (ordinary(o.r, v0.opts) or not v0.pile):
+                if capped(v0.pile, v0.opts):
+                    return  # the 7's rule, not an order of the ranks
                 self.ranks.record(o.r, o.top, o.engine_legal)
 
     def observe(self, step: Step) -> None:

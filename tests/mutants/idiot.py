@@ -324,6 +324,14 @@ class OneSkipPerPlay(Idiot):
         return super().after_play(state, seat, card_rank, drawn, burned, blind, eights=min(eights, 1))
 
 
+@mutant("IDIOT-SEVEN-1", "seven_lower declared, but a 10 still goes on a 7 (ten_anytime read first)")
+class TenOnSeven(Idiot):
+    def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
+        if card_rank == "T" and options.ten_anytime:
+            return True
+        return super().may_play_on(card_rank, pile, options)
+
+
 @mutant("IDIOT-REVERSE-1", "reverse declared, but a reversal lasts one turn: the next pass goes clockwise again")
 class ReversalForgotten(Idiot):
     def next_player(self, state: IdiotState, seat: int, out: tuple[int, ...] | None = None, skips: int = 0) -> int:

@@ -276,6 +276,8 @@ def _zone_closed(v: View, seen: RankVerdicts, s: int, r: str, top: str) -> bool:
     """A face-up rank missing is the face-up zone's difference when the engine lists that rank on this top
     from the hand, or when no face-up play is listed though ranks the pile allows for different reasons
     (an empty pile, a 2, a 10, the order) are there, none of them seen refused from the hand on this top."""
+    if top and ordinary(top, v.opts) and seen.special(top):
+        return False  # a top the engine judges unlike any order (a transparent 3): its verdicts vary, not the zone
     if seen.from_hand(r, top) & ALLOWED:
         return True
     if any(m.get("type") == "play" for m in v.listed.values()):

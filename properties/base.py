@@ -101,6 +101,9 @@ class GameProperties:
     # options an engine may leave out of its `hello` (house rules): it then plays their default (the
     # documents' rule), is never sent them and need not echo them in its state (CONTRACT-SETUP-3)
     house_options: ClassVar[frozenset[str]] = frozenset()
+    # options a fixture runs under only when it names them (house rules that change what every script
+    # expects, Idiot's ``reverse``): the fixtures' variants leave them out, and the engine's default applies
+    fixture_fixed: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, setup: Setup, ledger: Ledger) -> None:
         self.setup = setup

@@ -59,7 +59,10 @@ TABLE_SIZE = 3  # face-down, face-up and starting hand cards per seat
 HAND_TARGET = 3  # IDIOT-DRAW-1: draw back up to three
 LADDER = "3456789TJQKA"  # IDIOT-OPEN-1, in IDIOT-RANK-1 order
 ANY = "any"  # IDIOT-OPEN-3: the ladder has passed the ace
-TWO, TEN, SIX = "2", "T", "6"
+TWO, TEN, SIX, EIGHT = "2", "T", "6", "8"
+REVERSE_RANKS = tuple("23456789TJQKA")  # IDIOT-REVERSE-1: any rank may be the one that reverses
+# the house-rule options (docs/rules/idiot.md): sent only by a kit that knows them, their defaults otherwise
+HOUSE_OPTIONS = ("seven_lower", "eight_skips", "reverse")
 # IDIOT-RANK-1: the "same or higher" order.  The 2 sits below everything: it
 # is never higher than a card, it is simply always playable (IDIOT-AMB-16).
 ORDER = {r: i for i, r in enumerate("2" + LADDER)}
@@ -93,14 +96,22 @@ class IdiotOptions:
     six_burn: int  # 3 | 4
     two_followup: str  # "optional" | "none"
     ten_anytime: bool
+    seven_lower: bool = False  # IDIOT-SEVEN-1: after a 7 a 7 or lower (or a 2); a 10 may not
+    eight_skips: bool = False  # IDIOT-EIGHT-1: each 8 of the play that passes the turn skips a player
+    reverse: str | None = None  # IDIOT-REVERSE-1: a play of this rank reverses the direction of play
+    sent: tuple[str, ...] = ()  # the house options new_game named: echoed in the state (CONTRACT-SETUP-2)
 
     def to_json(self) -> JSONObject:
+        # the house rules only when sent: left out, the state is the one an engine without them shows
+        house = {"seven_lower": self.seven_lower, "eight_skips": self.eight_skips, "reverse": self.reverse}
+        house = {name: value for name, value in house.items() if name in self.sent}
         return {
             "decks": self.decks,
             "after_burn": self.after_burn,
             "six_burn": self.six_burn,
             "two_followup": self.two_followup,
             "ten_anytime": self.ten_anytime,
+            **house,
         }
 
 
@@ -127,6 +138,7 @@ class IdiotState:
     pending: str | None  # None | "two_followup" | "chain"
     chain_rank: str | None  # the rank a pending chain may continue with
     loser: int | None
+    direction: int = 1  # IDIOT-REVERSE-1: 1 clockwise (IDIOT-AMB-14), -1 once reversed
 
 
 _FIELDS = tuple(a.name for a in fields(IdiotState))
@@ -198,6 +210,9 @@ class Idiot(Rules[IdiotState]):
                 "six_burn": [3, 4],
                 "two_followup": ["optional", "none"],
                 "ten_anytime": [True, False],
+                "seven_lower": [False, True],
+                "eight_skips": [False, True],
+                "reverse": [None, *REVERSE_RANKS],
             },
         }
 
@@ -230,6 +245,10 @@ class Idiot(Rules[IdiotState]):
             six_burn=options["six_burn"],
             two_followup=options["two_followup"],
             ten_anytime=options["ten_anytime"],
+            seven_lower=options.get("seven_lower", False),
+            eight_skips=options.get("eight_skips", False),
+            reverse=options.get("reverse"),
+            sent=tuple(name for name in HOUSE_OPTIONS if name in options),
         )
         if TABLE_SIZE * 3 * players > 52 * opts.decks:
             raise BadRequest(f"options.decks: {opts.decks} deck(s) cannot deal 9 cards to {players} players")
@@ -389,6 +408,8 @@ class Idiot(Rules[IdiotState]):
 
     def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
         """IDIOT-PLAY-1/2, IDIOT-TWO-1, IDIOT-BURN-10: may this rank go on the pile?"""
+        if options.seven_lower and pile and rank(pile[-1]) == "7" and card_rank != TWO:
+            return ORDER[card_rank] <= ORDER["7"]  # IDIOT-SEVEN-1: a 7 or lower; a 10 may not
         if self.is_wild(card_rank, options):
             return True
         top = self.effective_top(pile)
@@ -487,7 +508,7 @@ class Idiot(Rules[IdiotState]):
 
     def player_after_pickup(self, state: IdiotState, seat: int) -> int:
         """IDIOT-PICKUP-2 (IDIOT-AMB-9): the next active player starts a new pile."""
-        return self.next_active(state.out, seat, state.players)
+        return self.next_player(state, seat)
 
     # ------------------------------------------------------------- going out
 
@@ -507,12 +528,26 @@ class Idiot(Rules[IdiotState]):
         """IDIOT-AMB-14: play runs clockwise, to the left."""
         return (seat + 1) % players
 
-    def next_active(self, out: tuple[int, ...], seat: int, players: int) -> int:
-        """IDIOT-OUT-1: the next seat clockwise that is not out."""
-        nxt = self.left_of(seat, players)
-        while nxt in out:
-            nxt = self.left_of(nxt, players)
+    def next_player(self, state: IdiotState, seat: int, out: tuple[int, ...] | None = None, skips: int = 0) -> int:
+        """IDIOT-INV-7, IDIOT-REVERSE-1, IDIOT-EIGHT-1: the next active seat in the direction of play, ``skips``
+        active seats passed over (with two active players an 8 skips the other: the same seat again)."""
+        out = state.out if out is None else out
+        nxt = seat
+        for _ in range(skips + 1):
+            nxt = self.next_active(out, nxt, state.players, state.direction)
         return nxt
+
+    def next_active(self, out: tuple[int, ...], seat: int, players: int, direction: int = 1) -> int:
+        """IDIOT-OUT-1: the next seat clockwise that is not out."""
+        step = self.left_of if direction == 1 else self.right_of
+        nxt = step(seat, players)
+        while nxt in out:
+            nxt = step(nxt, players)
+        return nxt
+
+    def right_of(self, seat: int, players: int) -> int:
+        """IDIOT-REVERSE-1: once reversed, play runs counter-clockwise."""
+        return (seat - 1) % players
 
     # --------------------------------------------------------- legal moves
 
@@ -716,25 +751,37 @@ class Idiot(Rules[IdiotState]):
             pending=None,
             chain_rank=None,
         )
-        return self.after_play(new, seat, rank(cards[-1]), drawn, burned, blind)
+        if state.options.reverse == rank(cards[-1]):  # IDIOT-REVERSE-1: once a play, burnt or not
+            new = evolve(new, direction=-state.direction)
+        eights = len(cards) if state.options.eight_skips and rank(cards[-1]) == EIGHT else 0
+        return self.after_play(new, seat, rank(cards[-1]), drawn, burned, blind, eights=eights)
 
-    def after_play(
-        self, state: IdiotState, seat: int, card_rank: str, drawn: Cards, burned: bool, blind: bool
+    def after_play(  # noqa: PLR0913 - the play's parts, the 8s by name
+        self,
+        state: IdiotState,
+        seat: int,
+        card_rank: str,
+        drawn: Cards,
+        burned: bool,
+        blind: bool,
+        *,
+        eights: int = 0,
     ) -> IdiotState:
-        """IDIOT-OUT-1, IDIOT-END-1, IDIOT-TWO-2, IDIOT-DRAW-3, IDIOT-BURN-NEXT."""
+        """IDIOT-OUT-1, IDIOT-END-1, IDIOT-TWO-2, IDIOT-DRAW-3, IDIOT-BURN-NEXT; IDIOT-EIGHT-1: ``eights`` players
+        skipped when this play passes the turn (none after a burn: the burn's rule decides who starts)."""
         out = state.out
         if self.is_out(state, seat):
             out = (*out, seat)
             if self.game_over(state.players, out):
                 return evolve(state, out=out, phase="over", to_act=None, loser=self.loser(state.players, out))
-            return evolve(state, out=out, to_act=self.next_active(out, seat, state.players))
+            return evolve(state, out=out, to_act=self.next_player(state, seat, out, 0 if burned else eights))
         if not burned and self.followup_offered(card_rank, blind, state.options):
             return evolve(state, to_act=seat, pending="two_followup")
         if self.chain_offered(card_rank, drawn, burned):
             return evolve(state, to_act=seat, pending="chain", chain_rank=card_rank)
         if burned and self.burner_keeps_turn(state.options):
             return evolve(state, to_act=seat)
-        return evolve(state, to_act=self.next_active(out, seat, state.players))
+        return evolve(state, to_act=self.next_player(state, seat, out, 0 if burned else eights))
 
     def play_blind(self, state: IdiotState, seat: int, index: int) -> IdiotState:
         """IDIOT-BLIND-1..3: one face-down card, revealed and played."""
@@ -778,7 +825,7 @@ class Idiot(Rules[IdiotState]):
         """IDIOT-TWO-2, IDIOT-DRAW-3: decline the optional follow-up; the turn passes."""
         if state.pending is None:
             raise IllegalMove("IDIOT-TWO-2", "stop declines only a pending follow-up, and none is pending")
-        return evolve(state, pending=None, chain_rank=None, to_act=self.next_active(state.out, seat, state.players))
+        return evolve(state, pending=None, chain_rank=None, to_act=self.next_player(state, seat))
 
     # ------------------------------------------------------------- snapshot
 

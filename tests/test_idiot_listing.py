@@ -35,9 +35,10 @@ def _run(fixture_id: str, engine: Idiot) -> list[Finding]:
 def test_a_scripted_listing_is_filed_under_the_rank_rule_it_breaks() -> None:
     # I-D5 expects 5C listed on the 4 that followed a 2 (its step cites IDIOT-TWO-2, the follow-up): the engine
     # leaves it out, a comparison of two ranks that the properties hold back (seen one way only); the fixture
-    # cannot wait, and files it as the properties would now: an order of the ranks, IDIOT-RANK-1
+    # cannot wait, and files it as an applied move is filed: seen one way only, a rule of its own (a 4 that
+    # caps, a 5 refused) is the smaller difference than a new order, IDIOT-PLAY-2
     seen = _run("I-D5-two-on-ace-then-four", FiveBelowFour())
-    assert [(f.clause, f.signature.split(":")[0]) for f in seen] == [("IDIOT-RANK-1", "fixture")], [
+    assert [(f.clause, f.signature.split(":")[0]) for f in seen] == [("IDIOT-PLAY-2", "fixture")], [
         (f.clause, f.message) for f in seen
     ]
 

@@ -559,6 +559,15 @@ MUTANT_CASES: dict[type[Idiot], tuple[IdiotState, Callable[[Idiot, IdiotState], 
         lambda rules, s: rules.to_json(rules.apply(s, {"type": "pickup"})),
     ),
     mutants.EightSkips: (table([["8C", "9C", "TC"], ["4C"], ["5C"]], discard=["3D"]), _after("8C")),
+    mutants.OneSkipPerPlay: (
+        table([["8C", "8D", "9C"], ["4C"], ["5C"], ["6C"]], discard=["3D"], eight_skips=True),
+        _after("8C", "8D"),
+    ),
+    mutants.ReversalForgotten: (
+        evolve(table([["9C", "8C", "AC"], ["4C"], ["5C"], ["6C"]], discard=["5D"], reverse="K"), direction=-1),
+        _after("9C"),
+    ),
+    mutants.TenOnSeven: (table([["TC", "8C", "9C"], ["4C"]], discard=["7D"], seven_lower=True), _moves),
     mutants.NeverOut: (
         table([["9C"], ["4C"], ["QC"]], face_up=[[], ["KS"], ["KS"]], face_down=[[], ["KS"], ["KS"]], discard=["3S"]),
         _after("9C"),

@@ -23,7 +23,7 @@ RANK_AT = {r: i for i, r in enumerate(ORDER)}
 ZONE_ROWS = ("face_down", "face_up", "hand")  # each seat's three rows of three cards, as dealt
 
 # why a rank may go on the pile: an empty pile, a 2, a 10 (ten_anytime), anything on a 2, or the order
-Reason = Literal["empty", "two", "ten", "on-two", "order"]
+Reason = Literal["empty", "two", "ten", "on-two", "order", "seven"]
 # what burns the pile: a 10, three (or four) 6s, a run of four of another rank
 Burn = Literal["ten", "sixes", "run"]
 
@@ -65,6 +65,8 @@ def reason(r: str, pile: list[str], opts: dict[str, Any]) -> Reason | None:
         return "empty"
     if r == "2":
         return "two"
+    if capped(pile, opts):  # IDIOT-SEVEN-1: a 7 or lower, a 2 (above); a 10 may not
+        return "seven" if RANK_AT[r] <= RANK_AT["7"] else None
     if r == "T" and opts["ten_anytime"]:
         return "ten"
     top = pile[-1][0]
@@ -73,9 +75,18 @@ def reason(r: str, pile: list[str], opts: dict[str, Any]) -> Reason | None:
     return "order" if RANK_AT[r] >= RANK_AT[top] else None
 
 
+def capped(pile: list[str], opts: dict[str, Any]) -> bool:
+    """IDIOT-SEVEN-1: a 7 on top under ``seven_lower``: the next play is judged by that rule, not the order."""
+    return bool(pile) and pile[-1][0] == "7" and bool(house(opts, "seven_lower"))
+
+
 def playable(r: str, pile: list[str], opts: dict[str, Any]) -> bool:
     """May a set of rank r go on this pile?  (``reason`` is not None, without building the reason.)"""
-    if not pile or r == "2" or (r == "T" and opts["ten_anytime"]):
+    if not pile or r == "2":
+        return True
+    if capped(pile, opts):
+        return RANK_AT[r] <= RANK_AT["7"]
+    if r == "T" and opts["ten_anytime"]:
         return True
     top = pile[-1][0]
     return top == "2" or RANK_AT[r] >= RANK_AT[top]
@@ -194,6 +205,18 @@ def take(have: Counter[str], cards: Counter[str]) -> None:
 
 def sorted_cards(c: Counter[str]) -> list[str]:
     return sorted(c.elements())
+
+
+# the house-rule options of the turn and their values when an engine does not declare them (docs/rules/idiot.md):
+# each 8 of the play that passes the turn skips a player (IDIOT-EIGHT-1); a play of the rank reverses (REVERSE-1)
+# after a 7 only a 7 or lower, or a 2 (IDIOT-SEVEN-1)
+HOUSE_OPTIONS: dict[str, Any] = {"seven_lower": False, "eight_skips": False, "reverse": None}
+REVERSE_RANKS = tuple("23456789TJQKA")
+
+
+def house(opts: dict[str, Any], name: str) -> Any:
+    """A house-rule option's value in a state's options (its default when the engine does not report it)."""
+    return opts.get(name, HOUSE_OPTIONS[name])
 
 
 DECK_SITUATIONS = ("1 deck", "several decks")  # the pools IDIOT-SETUP-2 and IDIOT-DEAL-2 are judged with

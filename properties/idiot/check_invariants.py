@@ -33,6 +33,11 @@ def _drawn(s: int | None) -> tuple[str, ...]:
     return (obs.zone("draw"), obs.size(f"hand/{s}"))
 
 
+def _deal(step: Step) -> frozenset[str]:
+    """A deal lays the whole pool out: the cards it creates or loses are the move's (the deal probe it accepted)."""
+    return frozenset({obs.MOVE}) if step.kind == "deal" else frozenset()
+
+
 def _unconserved(props: IdiotProperties, after: Snapshot) -> frozenset[str]:
     """The cards created or lost: each one's atom (the pool's copies of it, wherever they lie)."""
     total = props.view(after).total
@@ -103,7 +108,7 @@ def conservation(props: IdiotProperties, step: Step) -> None:
         f"every zone together must hold exactly {props.decks} deck(s)",
         52 * props.decks,
         None if ok else diff(props.view(step.after).total, props.pool),
-        observed=lambda: _unconserved(props, step.after),
+        observed=lambda: _unconserved(props, step.after) | _deal(step),
     )
     old, new = step.before.zone("burned"), step.after.zone("burned")
     # the burn pile kept as it was, with cards added on top, needs no Counters to be a superset
@@ -278,12 +283,14 @@ def _emptied(props: IdiotProperties, step: Step, pile: list[str]) -> None:
 
 
 def _never_falls(props: IdiotProperties, old: list[str], pile: list[str]) -> None:
-    """IDIOT-INV-8 on the cards a step put on top of the pile."""
+    """IDIOT-INV-8 on the cards a step put on top of the pile (under seven_lower a 7 caps: lower may follow)."""
+    capped_on = bool(props.setup.options.get("seven_lower", False))
     if old and len(pile) > len(old) and pile[: len(old)] == old:
         prev = old[-1][0]
         for c in pile[len(old) :]:
             cur = c[0]
-            if prev != "2" and cur != "2":
+            # a 2 resets the pile, and so does a 10 (it burns: a card on a 10 left standing is the burn's difference)
+            if prev not in ("2", "T") and cur != "2" and not (prev == "7" and capped_on):
                 props.expect(
                     "IDIOT-INV-8",
                     RANK_AT[cur] >= RANK_AT[prev],

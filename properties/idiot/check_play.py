@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import ordinary, reason, sorted_cards
+from ruleproof.properties.idiot.cards import capped, ordinary, reason, sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import TOP, rank_rule, report_applied, report_gaps
 from ruleproof.properties.idiot.view import View
@@ -35,6 +35,7 @@ RANK_CLAUSES = {
     Aspect.SUITS: "IDIOT-RANK-1",
     Aspect.TWO: "IDIOT-TWO-1",
     Aspect.TEN: "IDIOT-BURN-10",
+    Aspect.SEVEN: "IDIOT-SEVEN-1",
     Aspect.SET: "IDIOT-MULTI-1",
 }
 # the clauses a rank's reason to be playable rests on (what a state judges, for coverage)
@@ -43,12 +44,15 @@ REASON_CLAUSES = {
     "two": ("IDIOT-TWO-1",),
     "ten": ("IDIOT-BURN-10",),
     "on-two": ("IDIOT-PLAY-2",),
+    "seven": ("IDIOT-SEVEN-1",),
     "order": ("IDIOT-PLAY-2", "IDIOT-RANK-1"),
     None: ("IDIOT-PLAY-2", "IDIOT-RANK-1"),
 }
 
 
-@checks("IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-RANK-1", "IDIOT-MULTI-1", "IDIOT-TWO-1", "IDIOT-BURN-10")
+@checks(
+    "IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-RANK-1", "IDIOT-MULTI-1", "IDIOT-TWO-1", "IDIOT-BURN-10", "IDIOT-SEVEN-1"
+)
 def rank_moves(props: IdiotProperties, step: Step) -> None:
     """The plays of one rank the engine lists, applies and judges blind are those the pile allows."""
     after = step.after
@@ -84,7 +88,9 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
     r = o.r
     assert r is not None
     why = reason(r, v0.pile, v0.opts)
-    if why is not None and why != "order":
+    if capped(v0.pile, v0.opts):  # the 7's rule, whichever way the card went
+        aspect, cause = Aspect.SEVEN, f"{r} on a 7"
+    elif why is not None and why != "order":
         aspect = _REASON_ASPECT[why]
         cause = f"{aspect.value} on {o.top or 'nothing'}"
     elif ordinary(r, v0.opts) and v0.pile:
@@ -107,7 +113,13 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
     )
 
 
-_REASON_ASPECT = {"empty": Aspect.EMPTY_PILE, "two": Aspect.TWO, "ten": Aspect.TEN, "on-two": Aspect.ON_TWO}
+_REASON_ASPECT = {
+    "empty": Aspect.EMPTY_PILE,
+    "two": Aspect.TWO,
+    "ten": Aspect.TEN,
+    "on-two": Aspect.ON_TWO,
+    "seven": Aspect.SEVEN,
+}
 
 
 @checks("IDIOT-MULTI-1")

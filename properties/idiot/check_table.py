@@ -77,7 +77,8 @@ def _rows(props: IdiotProperties, step: Step, o: Outcome) -> None:
             "exactly the face-up cards played leave the face-up row (hand cards are taken first)",
             sorted_cards(v0.fu[s] if o.fu is None else o.fu),
             sorted(v1.fu.lists[s]),
-            observed=(obs.zone(f"face_up/{s}"),),
+            # the row, and the cards that differ in it (a card kept there may be one a hand lost or gained)
+            observed=lambda: {obs.zone(f"face_up/{s}")} | _differ(v0.fu[s] if o.fu is None else o.fu, v1.fu[s]),
         )
     if not _row_kept(v0.fd, v1.fd, s, o.fd):
         props.fail(
@@ -87,6 +88,10 @@ def _rows(props: IdiotProperties, step: Step, o: Outcome) -> None:
             sorted(v1.fd.lists[s]),
             observed=(obs.zone(f"face_down/{s}"),),
         )
+
+
+def _differ(want: Counter[str], got: Counter[str]) -> frozenset[str]:
+    return obs.cards(((want - got) + (got - want)).keys())
 
 
 def _row_kept(row0: Rows, row1: Rows, s: int, want: Counter[str] | None) -> bool:

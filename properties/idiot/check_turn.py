@@ -63,6 +63,14 @@ def pending_clause(o: Outcome, v0: View, v1: View) -> str:
     return "IDIOT-TWO-2" if "two_followup" in (o.pending, v1.pending) else "IDIOT-DRAW-3"
 
 
+def _pending_atoms(clause: str) -> tuple[str, ...]:
+    """What a pending difference observes: the field, and what it rests on: the cards just drawn for a chain;
+    the seat kept to act for a follow-up earned going out or by a blind card (the turn stays with it)."""
+    if clause == "IDIOT-DRAW-3":
+        return (PENDING, obs.zone("draw"))
+    return (PENDING, obs.TO_ACT) if clause in ("IDIOT-OUT-1", "IDIOT-BLIND-2") else (PENDING,)
+
+
 def _pending(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome) -> None:
     """What is pending after the move, and the same player acting while it is."""
     clause = pending_clause(o, v0, v1)
@@ -75,7 +83,7 @@ def _pending(props: IdiotProperties, step: Step, v0: View, v1: View, o: Outcome)
         None if ok else {"pending": o.pending, "drawn": o.drawn},
         v1.pending,
         # a chain rests on the cards just drawn: the draw pile too (a draw rule's chain is the draw's step)
-        observed=(PENDING, obs.zone("draw")) if clause == "IDIOT-DRAW-3" else (PENDING,),
+        observed=_pending_atoms(clause),
     )
     if ok and o.pending:
         props.expect(
@@ -117,7 +125,15 @@ def _stop(props: IdiotProperties, v0: View, v1: View, o: Outcome) -> None:
 
 
 @checks(
-    "IDIOT-INV-7", "IDIOT-PICKUP-2", "IDIOT-BURN-NEXT", "IDIOT-BLIND-3", "IDIOT-OPEN-2", "IDIOT-OUT-1", "IDIOT-END-1"
+    "IDIOT-INV-7",
+    "IDIOT-PICKUP-2",
+    "IDIOT-BURN-NEXT",
+    "IDIOT-BLIND-3",
+    "IDIOT-OPEN-2",
+    "IDIOT-OUT-1",
+    "IDIOT-END-1",
+    "IDIOT-EIGHT-1",
+    "IDIOT-REVERSE-1",
 )
 def turn_order(props: IdiotProperties, step: Step) -> None:
     """Who acts next, filed under the rule that differs (the module's docstring)."""
@@ -172,6 +188,10 @@ def _cover(props: IdiotProperties, o: Outcome, opening: bool) -> None:
         props.cover("IDIOT-END-1")
     if o.gone or o.out:
         props.cover("IDIOT-OUT-1")
+    if o.eights:
+        props.cover("IDIOT-EIGHT-1")
+    if o.reversed or o.direction == -1:
+        props.cover("IDIOT-REVERSE-1")
 
 
 def _turn_clause(props: IdiotProperties, v0: View, v1: View, o: Outcome, opening: bool) -> tuple[str, str]:
@@ -181,12 +201,25 @@ def _turn_clause(props: IdiotProperties, v0: View, v1: View, o: Outcome, opening
         return "IDIOT-END-1", "a seat acts once over"
     if got is not None and got in o.out:
         return "IDIOT-OUT-1", "an out seat acts"
+    house = _house_clause(o, got, want)
+    if house:
+        return house
     if s in (want, got):  # the turn kept where it passes, or passed where it is kept
         moment = _moment(o, opening)
         if moment == "IDIOT-OPEN-2" and got == s and s != next_active(props.setup.dealer, v0.n, o.out):
             return "IDIOT-INV-7", "kept"  # not the dealer's-left reading of the opening: the order of turns
         return moment, "kept" if got == s else "passed"
     return _other_seat(props, v0.n, o, got, opening)
+
+
+def _house_clause(o: Outcome, got: int | None, want: int) -> tuple[str, str] | None:
+    """A house rule of the turn that decides the seat (only with its option declared: ``outcome``): 8s played
+    that skip (IDIOT-EIGHT-1, the same seat again with two players), the direction reversed (IDIOT-REVERSE-1)."""
+    if o.eights:
+        return "IDIOT-EIGHT-1", "skips"
+    if (o.reversed or o.direction == -1) and o.s not in (want, got):
+        return "IDIOT-REVERSE-1", "direction"
+    return None
 
 
 def _other_seat(props: IdiotProperties, n: int, o: Outcome, got: int | None, opening: bool) -> tuple[str, str]:

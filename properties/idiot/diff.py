@@ -23,7 +23,7 @@ from collections import defaultdict
 from typing import Any
 
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import ordinary, reason, top_key, top_run
+from ruleproof.properties.idiot.cards import capped, ordinary, reason, top_key, top_run
 from ruleproof.properties.idiot.legal import Ctx, Required, legal_set, why_illegal
 from ruleproof.properties.idiot.ranks import ALLOWED, REFUSED, Held, RankVerdicts
 from ruleproof.properties.idiot.view import Key, View
@@ -50,6 +50,7 @@ REASON_ASPECT: dict[str, Aspect] = {
     "two": Aspect.TWO,
     "ten": Aspect.TEN,
     "on-two": Aspect.ON_TWO,
+    "seven": Aspect.SEVEN,
 }
 
 
@@ -153,7 +154,9 @@ def record_hand(v: View, seen: RankVerdicts) -> None:
     """The engine's verdicts this state shows: the top card's rank on the rank under its run (the engine
     took that play), and in the play phase, nothing pending, each rank of the hand (listed or not)."""
     pile, opts = v.pile, v.opts
-    if pile and ordinary(pile[-1][0], opts):
+    if capped(pile, opts):
+        return  # on a 7 under seven_lower the ranks are judged by the 7's rule, not an order
+    if pile and ordinary(pile[-1][0], opts) and not capped(pile[: -top_run(pile)], opts):
         run = top_run(pile)
         if len(pile) > run and pile[-run - 1][0] != "2":
             seen.record(pile[-1][0], pile[-run - 1][0], True)
@@ -174,6 +177,8 @@ def record_hand(v: View, seen: RankVerdicts) -> None:
 def extra_aspect(v: View, seen: RankVerdicts, m: Any, now: bool = False) -> tuple[Aspect | None, str]:
     """The aspect and cause of a listed move the rules do not allow here (``now``: applied, ``ranks``)."""
     aspect = why_illegal(v, m) if isinstance(m, dict) else Aspect.SET
+    if aspect is Aspect.RANK and capped(v.pile, v.opts):
+        return Aspect.SEVEN, "above a 7"
     if aspect is Aspect.RANK:
         r, top = m["cards"][0][0], v.pile[-1][0]
         if _suits_apart(v, m["cards"]):
@@ -271,6 +276,8 @@ def _zone_closed(v: View, seen: RankVerdicts, s: int, r: str, top: str) -> bool:
     """A face-up rank missing is the face-up zone's difference when the engine lists that rank on this top
     from the hand, or when no face-up play is listed though ranks the pile allows for different reasons
     (an empty pile, a 2, a 10, the order) are there, none of them seen refused from the hand on this top."""
+    if top and ordinary(top, v.opts) and seen.special(top):
+        return False  # a top the engine judges unlike any order (a transparent 3): its verdicts vary, not the zone
     if seen.from_hand(r, top) & ALLOWED:
         return True
     if any(m.get("type") == "play" for m in v.listed.values()):

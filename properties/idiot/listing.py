@@ -51,11 +51,12 @@ def listing_clause(props: IdiotProperties, snap: Snapshot, missing: Sequence[Any
         if clause is not None:
             for m in gap.moves:
                 by_key.setdefault(key_of(m), clause)
-    # a comparison held back until the other way round is seen: the fixture's verdict cannot wait, so it
-    # reads as the properties would file it were the game over now (``diff.held_gaps``)
+    # a comparison held back until the other way round is seen: the fixture's verdict cannot wait, so it reads
+    # as an applied move does (``ranks.classify(now=True)``): seen one way only, a rule of its own is the smaller
+    # difference (one verdict, where an order changes two)
     skip = "T" if props.view(snap).opts["ten_anytime"] else ""
     for held in props.ranks.held.values():
-        aspect, _ = props.ranks.classify(held.r, held.top, held.allowed, skip)
+        aspect, _ = props.ranks.classify(held.r, held.top, held.allowed, skip, now=True)
         for m in held.moves:
             by_key.setdefault(key_of(m), ASPECT_CLAUSES[aspect])
     return next((by_key[k] for k in wanted if k in by_key), None)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ruleproof.properties.idiot.cards import Burn, burn_kind, playable, size, take, top_key
+from ruleproof.properties.idiot.cards import Burn, burn_kind, house, playable, size, take, top_key
 from ruleproof.properties.idiot.legal import split_play
-from ruleproof.properties.idiot.view import View, next_active
+from ruleproof.properties.idiot.view import View, next_active, prev_active
 from ruleproof.properties.snapshot import Step
 
 NO_CARDS: Counter[str] = Counter()  # an empty multiset to share: read, never changed
@@ -33,6 +33,9 @@ class Outcome:
     holders: list[int]
     over: bool
     to_act: int | None
+    direction: int  # the direction of play after the move (IDIOT-REVERSE-1)
+    reversed = False  # this move reversed it
+    eights = 0  # the players this move's 8s skip, when it passes the turn (IDIOT-EIGHT-1)
 
     # the defaults of a move that sets them (each replaced, never changed in place: shared by every Outcome)
     t = ""  # the move's type (step.kind, read once)
@@ -59,8 +62,8 @@ class Outcome:
         self.from_fu: Counter[str] = NO_CARDS
 
 
-def predict(step: Step, v0: View, v1: View) -> Outcome:
-    """The rules' outcome of a legal play, blind play, pickup or stop."""
+def predict(step: Step, v0: View, v1: View, direction: int = 1) -> Outcome:
+    """The rules' outcome of a legal play, blind play, pickup or stop, with play running in ``direction``."""
     t, s = step.kind, step.before.to_act
     assert s is not None
     o = Outcome(v0, s)
@@ -78,8 +81,19 @@ def predict(step: Step, v0: View, v1: View) -> Outcome:
         # what follows a burn (no follow-up, no chain, the next player or the burner) follows the engine's
         # burn: a burn missed or made against the rules is the burn's difference alone (check_special)
         burned = len(v1.burned_list) > len(v0.burned_list)
+    _house_turn(v0, o, direction, burned)
     _whose_turn(v0, o, burned)
     return o
+
+
+def _house_turn(v0: View, o: Outcome, direction: int, burned: bool) -> None:
+    """IDIOT-REVERSE-1: a play of the reverse rank that lands (a burn included) reverses the direction once;
+    IDIOT-EIGHT-1: each 8 of a play skips a player when that play passes the turn (none after a burn)."""
+    played = o.t in ("play", "play_blind") and not o.failed_blind
+    o.reversed = played and o.r is not None and house(v0.opts, "reverse") == o.r
+    o.direction = -direction if o.reversed else direction
+    if played and o.r == "8" and not burned and house(v0.opts, "eight_skips"):
+        o.eights = len(o.cards)
 
 
 def _blind(step: Step, v0: View, v1: View, o: Outcome) -> None:
@@ -162,4 +176,14 @@ def _whose_turn(v0: View, o: Outcome, burned: bool) -> None:
     elif o.pending or (burned and opts["after_burn"] == "burner" and not o.gone):
         o.to_act = s
     else:
-        o.to_act = next_active(s, n, o.out)
+        o.to_act = next_seat(s, n, o.out, o.direction, o.eights)
+
+
+def next_seat(s: int, n: int, out: list[int], direction: int, skips: int) -> int | None:
+    """The next active seat from ``s`` in ``direction``, ``skips`` active seats passed over (with two active
+    players an 8 skips the other: the same seat again)."""
+    step = next_active if direction == 1 else prev_active
+    seat: int | None = s
+    for _ in range(skips + 1):
+        seat = step(seat, n, out) if seat is not None else None
+    return seat

@@ -19,7 +19,18 @@ from ruleproof.model.findings import Setup
 from ruleproof.properties.base import GameProperties, IntRange, Observed
 from ruleproof.properties.checks import CheckRegistry
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import DECK_SITUATIONS, GAME, deck_situation, default_decks, diff, ordinary, pool
+from ruleproof.properties.idiot.cards import (
+    DECK_SITUATIONS,
+    GAME,
+    HOUSE_OPTIONS,
+    REVERSE_RANKS,
+    capped,
+    deck_situation,
+    default_decks,
+    diff,
+    ordinary,
+    pool,
+)
 from ruleproof.properties.idiot.diff import Gap, extra_aspect, gaps, held_gaps
 from ruleproof.properties.idiot.legal import legal_set
 from ruleproof.properties.idiot.outcome import Outcome, predict
@@ -41,8 +52,14 @@ class IdiotProperties(GameProperties):
     deal_clause: ClassVar[str] = "IDIOT-DEAL-1"
     checks: ClassVar[CheckRegistry] = checks
     ordered_zones = frozenset({"discard", "draw"})
-    option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {}
+    # the house rules' clauses: judged only with the value that plays them (docs/rules/idiot.md)
+    option_clauses: ClassVar[dict[tuple[str, Any], tuple[str, ...]]] = {
+        ("seven_lower", True): ("IDIOT-SEVEN-1",),
+        ("eight_skips", True): ("IDIOT-EIGHT-1",),
+        **{("reverse", r): ("IDIOT-REVERSE-1",) for r in REVERSE_RANKS},
+    }
     step_scale: ClassVar[float] = 1.5
+    fixture_fixed: ClassVar[frozenset[str]] = frozenset(HOUSE_OPTIONS)  # 8s skipping, a reversal: every script
     # the readings of "four or more of one rank on top": a count of the cards of one play, of the
     # run across plays, of exactly four, or of the rank anywhere near the top (docs/rules/idiot.md)
     # ... and of the pool: one deck (every card unique) or several (identical cards, interchangeable): each a
@@ -58,6 +75,9 @@ class IdiotProperties(GameProperties):
         "six_burn": [3, 4],
         "two_followup": ["optional", "none"],
         "ten_anytime": [True, False],
+        "seven_lower": [False, True],
+        "eight_skips": [False, True],
+        "reverse": [None, *REVERSE_RANKS],
     }
 
     def __init__(self, setup: Setup, ledger: Any) -> None:
@@ -75,6 +95,7 @@ class IdiotProperties(GameProperties):
         self.conserved: Snapshot | None = None  # the last snapshot judged to hold the pool (IDIOT-INV-1)
         self.ranks = RankVerdicts()  # the engine's rank comparisons seen this game
         self.opener: int | None = None  # the seat whose turn began with the opening play, while it lasts
+        self.direction = 1  # the direction of play (IDIOT-REVERSE-1): 1 clockwise, -1 once reversed
         self._step: Step | None = None  # the step the outcome and the applied move below are of
         self._outcome: Outcome | None = None
         self._applied: tuple[Aspect, str] | None = None
@@ -121,8 +142,11 @@ class IdiotProperties(GameProperties):
                 self._applied = (aspect, cause)
                 return
         if before.phase in ("opening", "play") and step.kind in TURN_MOVES:
-            o = self._outcome = predict(step, v0, v1)
+            o = self._outcome = predict(step, v0, v1, self.direction)
+            self.direction = o.direction  # what this move made of it, for the next
             if o.engine_legal is not None and o.r is not None and (ordinary(o.r, v0.opts) or not v0.pile):
+                if capped(v0.pile, v0.opts):
+                    return  # the 7's rule, not an order of the ranks
                 self.ranks.record(o.r, o.top, o.engine_legal)
 
     def observe(self, step: Step) -> None:

@@ -18,7 +18,15 @@ from hypothesis import strategies as st
 
 from ruleproof.model.findings import Setup
 from ruleproof.properties import draws
-from ruleproof.properties.idiot.cards import GAME, ZONE_ROWS, default_decks, laid_out, pool, progress_score
+from ruleproof.properties.idiot.cards import (
+    GAME,
+    HOUSE_OPTIONS,
+    ZONE_ROWS,
+    default_decks,
+    laid_out,
+    pool,
+    progress_score,
+)
 
 
 def setups(declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
@@ -36,6 +44,8 @@ def setups(declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
     six_burn = choices("six_burn", [3])
     two_followup = choices("two_followup", ["optional"])
     ten_anytime = choices("ten_anytime", [True])
+    # the house-rule options (IDIOT-EIGHT-1, IDIOT-REVERSE-1): sent only to an engine that declares them
+    house = {name: choices(name, []) for name in HOUSE_OPTIONS if choices(name, [])}
 
     @st.composite
     def setup(draw: Any) -> Setup:
@@ -48,6 +58,7 @@ def setups(declared: dict[str, Any]) -> st.SearchStrategy[Setup]:
             "six_burn": draw(st.sampled_from(six_burn), label="six_burn"),
             "two_followup": draw(st.sampled_from(two_followup), label="two_followup"),
             "ten_anytime": draw(st.sampled_from(ten_anytime), label="ten_anytime"),
+            **{name: draw(st.sampled_from(values), label=name) for name, values in house.items()},
         }
         dealer = draw(st.integers(0, n - 1), label="dealer")
         return Setup(GAME, n, dealer, opts)

@@ -97,12 +97,17 @@ def load_dirs(dirs: Sequence[str | Path], *, beside_bundled: bool = True) -> lis
 
 
 def fixtures_for(game: str, declared: JSONObject, user: Sequence[Fixture] = ()) -> list[Fixture]:
-    """The fixtures to run for ``game``: bundled, then the user's, each under the engine's option values."""
+    """The fixtures to run for ``game``: bundled, then the user's, each under the engine's option values,
+    but: a house rule a fixture does not name runs as its default (the rule the script was written for),
+    and the options a fixture runs under only when it names them are left out (``fixture_fixed``: the
+    engine's default applies)."""
     house: dict[str, Any] = {}
     if game in GAMES:  # each house rule's default: the rule a fixture that does not name it scripts
         props = properties_for(game)
         defaults = props.default_options(min(declared.get("players") or [0]) or 0, {})
         house = {k: v for k, v in defaults.items() if k in props.house_options}
+        options = {k: v for k, v in (declared.get("options") or {}).items() if k not in props.fixture_fixed}
+        declared = {**declared, "options": options} if "options" in declared else declared
     fixtures = [*bundled(game), *(f for f in user if f.game == game)]
     return [v for fx in fixtures for v in variants(fx, declared, house)]
 

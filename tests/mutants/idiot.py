@@ -307,12 +307,37 @@ class PileToTheNext(Idiot):
 @mutant("IDIOT-INV-7", "an 8 skips the next player")
 class EightSkips(Idiot):
     def after_play(
-        self, state: IdiotState, seat: int, card_rank: str, drawn: Cards, burned: bool, blind: bool
+        self, state: IdiotState, seat: int, card_rank: str, drawn: Cards, burned: bool, blind: bool, *, eights: int = 0
     ) -> IdiotState:
-        after = super().after_play(state, seat, card_rank, drawn, burned, blind)
+        after = super().after_play(state, seat, card_rank, drawn, burned, blind, eights=eights)
         if card_rank == "8" and after.phase == "play" and after.pending is None and after.to_act not in (None, seat):
             assert after.to_act is not None
             return evolve(after, to_act=self.next_active(after.out, after.to_act, after.players))
+        return after
+
+
+@mutant("IDIOT-EIGHT-1", "eight_skips declared, but an 8 skips one player whatever the number of 8s played")
+class OneSkipPerPlay(Idiot):
+    def after_play(
+        self, state: IdiotState, seat: int, card_rank: str, drawn: Cards, burned: bool, blind: bool, *, eights: int = 0
+    ) -> IdiotState:
+        return super().after_play(state, seat, card_rank, drawn, burned, blind, eights=min(eights, 1))
+
+
+@mutant("IDIOT-SEVEN-1", "seven_lower declared, but a 10 still goes on a 7 (ten_anytime read first)")
+class TenOnSeven(Idiot):
+    def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
+        if card_rank == "T" and options.ten_anytime:
+            return True
+        return super().may_play_on(card_rank, pile, options)
+
+
+@mutant("IDIOT-REVERSE-1", "reverse declared, but a reversal lasts one turn: the next pass goes clockwise again")
+class ReversalForgotten(Idiot):
+    def next_player(self, state: IdiotState, seat: int, out: tuple[int, ...] | None = None, skips: int = 0) -> int:
+        after = super().next_player(state, seat, out, skips)
+        if state.direction == -1 and not skips and state.pending is None and state.discard:  # passed on a pile
+            return super().next_player(evolve(state, direction=1), seat, out, skips)
         return after
 
 

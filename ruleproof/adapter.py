@@ -74,7 +74,17 @@ def check_setup(declared: Mapping[str, Any], game: str, players: Any, dealer: An
         if name not in allowed_options:
             raise BadRequest(f"options.{name}: not an option this engine declares for {game}")
         _check_value(f"options.{name}", allowed_options[name], value)
-    return {**contract_defaults(game, players, options), **options}
+    return {**_defaults_played(game, players, options, allowed_options), **options}
+
+
+def _defaults_played(game: str, players: int, sent: Mapping[str, Any], declared: Mapping[str, Any]) -> JSONObject:
+    """The contract's defaults an engine's setup holds: a house rule's only where the engine declares it (one
+    it does not declare is never sent and never echoed; it plays the documents' rule)."""
+    from ruleproof.properties import properties_for
+
+    props = properties_for(game)
+    house = props.house_options | props.fixture_fixed
+    return {k: v for k, v in contract_defaults(game, players, sent).items() if k not in house or k in declared}
 
 
 def _check_value(field: str, allowed: Any, value: Any) -> None:

@@ -36,3 +36,15 @@ class Aspect(StrEnum):
     FOLLOWUP = "follow-up"  # after a 2, one more set of any rank, or stop
     CHAIN = "chain"  # after drawing the rank just played, more of it, or stop
     OVER = "over"  # no move once the game is over
+
+
+# every aspect's clause, as the listing checks file it: each check module registers its own map
+# (``listed_under``), so that a fixture's listing difference is read by the same maps
+# (``listing.listing_clause``) without importing the check modules, which import the properties
+ASPECT_CLAUSES: dict[Aspect, str] = {}
+
+
+def listed_under(clauses: dict[Aspect, str]) -> dict[Aspect, str]:
+    """Register one check module's map of aspects to its clauses; the map itself, for the module."""
+    ASPECT_CLAUSES.update(clauses)
+    return clauses

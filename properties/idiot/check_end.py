@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
-from ruleproof.properties.idiot.aspects import Aspect
+from ruleproof.properties.idiot.aspects import Aspect, listed_under
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_gaps
 from ruleproof.properties.snapshot import Step
@@ -19,7 +19,7 @@ from ruleproof.properties.snapshot import Step
 if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
 
-END_CLAUSES = {Aspect.OVER: "IDIOT-END-1"}
+END_CLAUSES = listed_under({Aspect.OVER: "IDIOT-END-1"})
 OUT = "out"  # the contract's extra field: the seats out, in order
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
-from ruleproof.properties.idiot.aspects import Aspect
+from ruleproof.properties.idiot.aspects import Aspect, listed_under
 from ruleproof.properties.idiot.cards import LADDER
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
@@ -21,7 +21,7 @@ from ruleproof.properties.snapshot import Step
 if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
 
-OPENING_CLAUSES = {Aspect.LADDER: "IDIOT-OPEN-1", Aspect.LADDER_ANY: "IDIOT-OPEN-3"}
+OPENING_CLAUSES = listed_under({Aspect.LADDER: "IDIOT-OPEN-1", Aspect.LADDER_ANY: "IDIOT-OPEN-3"})
 
 
 @checks("IDIOT-OPEN-1", "IDIOT-OPEN-3", "IDIOT-INV-1")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
-from ruleproof.properties.idiot.aspects import Aspect
+from ruleproof.properties.idiot.aspects import Aspect, listed_under
 from ruleproof.properties.idiot.cards import sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
@@ -20,7 +20,7 @@ from ruleproof.properties.snapshot import Step
 if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
 
-PICKUP_CLAUSES = {Aspect.PICKUP: "IDIOT-PICKUP-1", Aspect.PICKUP_EMPTY: "IDIOT-PICKUP-3"}
+PICKUP_CLAUSES = listed_under({Aspect.PICKUP: "IDIOT-PICKUP-1", Aspect.PICKUP_EMPTY: "IDIOT-PICKUP-3"})
 
 
 @checks("IDIOT-PICKUP-1", "IDIOT-PICKUP-3")

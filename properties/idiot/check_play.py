@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
-from ruleproof.properties.idiot.aspects import Aspect
+from ruleproof.properties.idiot.aspects import Aspect, listed_under
 from ruleproof.properties.idiot.cards import capped, ordinary, reason, sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import TOP, rank_rule, report_applied, report_gaps
@@ -26,18 +26,20 @@ if TYPE_CHECKING:
     from ruleproof.properties.idiot.outcome import Outcome
     from ruleproof.properties.idiot.props import IdiotProperties
 
-RANK_CLAUSES = {
-    Aspect.EMPTY_PILE: "IDIOT-PLAY-1",
-    Aspect.EQUAL: "IDIOT-PLAY-2",
-    Aspect.ON_TWO: "IDIOT-PLAY-2",
-    Aspect.RANK: "IDIOT-PLAY-2",
-    Aspect.ORDER: "IDIOT-RANK-1",
-    Aspect.SUITS: "IDIOT-RANK-1",
-    Aspect.TWO: "IDIOT-TWO-1",
-    Aspect.TEN: "IDIOT-BURN-10",
-    Aspect.SEVEN: "IDIOT-SEVEN-1",
-    Aspect.SET: "IDIOT-MULTI-1",
-}
+RANK_CLAUSES = listed_under(
+    {
+        Aspect.EMPTY_PILE: "IDIOT-PLAY-1",
+        Aspect.EQUAL: "IDIOT-PLAY-2",
+        Aspect.ON_TWO: "IDIOT-PLAY-2",
+        Aspect.RANK: "IDIOT-PLAY-2",
+        Aspect.ORDER: "IDIOT-RANK-1",
+        Aspect.SUITS: "IDIOT-RANK-1",
+        Aspect.TWO: "IDIOT-TWO-1",
+        Aspect.TEN: "IDIOT-BURN-10",
+        Aspect.SEVEN: "IDIOT-SEVEN-1",
+        Aspect.SET: "IDIOT-MULTI-1",
+    }
+)
 # the clauses a rank's reason to be playable rests on (what a state judges, for coverage)
 REASON_CLAUSES = {
     "empty": ("IDIOT-PLAY-1",),

@@ -12,7 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
-from ruleproof.properties.idiot.aspects import Aspect
+from ruleproof.properties.idiot.aspects import Aspect, listed_under
 from ruleproof.properties.idiot.cards import ZONE_ROWS, deck_situation, same, sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
@@ -22,7 +22,7 @@ from ruleproof.properties.snapshot import Step
 if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
 
-SWAP_CLAUSES = {Aspect.SWAP: "IDIOT-SWAP-1"}
+SWAP_CLAUSES = listed_under({Aspect.SWAP: "IDIOT-SWAP-1"})
 
 
 @checks("IDIOT-DEAL-1", "IDIOT-DEAL-2", "IDIOT-INV-2", "IDIOT-SWAP-1")

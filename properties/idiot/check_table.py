@@ -14,7 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
-from ruleproof.properties.idiot.aspects import Aspect
+from ruleproof.properties.idiot.aspects import Aspect, listed_under
 from ruleproof.properties.idiot.cards import same, sorted_cards
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
@@ -25,12 +25,14 @@ if TYPE_CHECKING:
     from ruleproof.properties.idiot.outcome import Outcome
     from ruleproof.properties.idiot.props import IdiotProperties
 
-TABLE_CLAUSES = {
-    Aspect.FACE_UP: "IDIOT-TABLE-1",
-    Aspect.FACE_UP_ALIKE: "IDIOT-TABLE-2",
-    Aspect.COMBO: "IDIOT-TABLE-3",
-    Aspect.BLIND: "IDIOT-BLIND-1",
-}
+TABLE_CLAUSES = listed_under(
+    {
+        Aspect.FACE_UP: "IDIOT-TABLE-1",
+        Aspect.FACE_UP_ALIKE: "IDIOT-TABLE-2",
+        Aspect.COMBO: "IDIOT-TABLE-3",
+        Aspect.BLIND: "IDIOT-BLIND-1",
+    }
+)
 
 
 @checks("IDIOT-TABLE-1", "IDIOT-TABLE-2", "IDIOT-TABLE-3", "IDIOT-BLIND-1")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
-from ruleproof.properties.idiot.aspects import Aspect
+from ruleproof.properties.idiot.aspects import Aspect, listed_under
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import report_applied, report_gaps
 from ruleproof.properties.idiot.view import View, next_active, prev_active
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ruleproof.properties.idiot.outcome import Outcome
     from ruleproof.properties.idiot.props import IdiotProperties
 
-PENDING_CLAUSES = {Aspect.FOLLOWUP: "IDIOT-TWO-2", Aspect.CHAIN: "IDIOT-DRAW-3"}
+PENDING_CLAUSES = listed_under({Aspect.FOLLOWUP: "IDIOT-TWO-2", Aspect.CHAIN: "IDIOT-DRAW-3"})
 PENDING = "pending"  # the contract's extra field: what the same player may still do
 # the two ways a turn goes to another seat than the next one clockwise, each a rule of its own (an engine may
 # reverse the direction and not skip, or skip and not reverse): the direction, and a seat skipped

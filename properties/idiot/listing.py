@@ -15,30 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.check_end import END_CLAUSES
-from ruleproof.properties.idiot.check_opening import OPENING_CLAUSES
-from ruleproof.properties.idiot.check_pickup import PICKUP_CLAUSES
-from ruleproof.properties.idiot.check_play import RANK_CLAUSES
-from ruleproof.properties.idiot.check_setup import SWAP_CLAUSES
-from ruleproof.properties.idiot.check_table import TABLE_CLAUSES
-from ruleproof.properties.idiot.check_turn import PENDING_CLAUSES
+from ruleproof.properties.idiot.aspects import ASPECT_CLAUSES
 from ruleproof.properties.idiot.view import key_of
 
 if TYPE_CHECKING:
     from ruleproof.properties.idiot.props import IdiotProperties
     from ruleproof.properties.snapshot import Snapshot
-
-# every aspect's clause, as the listing checks file it (each check's own map: one clause per aspect)
-ASPECT_CLAUSES: dict[Aspect, str] = {
-    **SWAP_CLAUSES,
-    **OPENING_CLAUSES,
-    **RANK_CLAUSES,
-    **PICKUP_CLAUSES,
-    **TABLE_CLAUSES,
-    **PENDING_CLAUSES,
-    **END_CLAUSES,
-}
 
 
 def listing_clause(props: IdiotProperties, snap: Snapshot, missing: Sequence[Any], extra: Sequence[Any]) -> str | None:

@@ -33,6 +33,7 @@ from ruleproof.properties.idiot.cards import (
 )
 from ruleproof.properties.idiot.diff import Gap, extra_aspect, gaps, held_gaps
 from ruleproof.properties.idiot.legal import legal_set
+from ruleproof.properties.idiot.listing import listing_clause
 from ruleproof.properties.idiot.outcome import Outcome, predict
 from ruleproof.properties.idiot.probes import bad_moves
 from ruleproof.properties.idiot.ranks import RankVerdicts
@@ -180,9 +181,6 @@ class IdiotProperties(GameProperties):
 
     def listing_clause(self, snap: Snapshot, missing: Sequence[Any], extra: Sequence[Any]) -> str | None:
         """A fixture's listing difference filed as the listing checks file it (``listing``)."""
-        # imported here: ``listing`` reads the checks' maps, and the check modules import this one
-        from ruleproof.properties.idiot.listing import listing_clause
-
         return listing_clause(self, snap, missing, extra)
 
     # -- what to draw --------------------------------------------------------------------

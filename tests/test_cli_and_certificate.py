@@ -38,7 +38,9 @@ def test_reference_certifies_with_exit_0(tmp_path: Path) -> None:
     assert cert["verdict"] == "pass" and cert["profile"] == "dev"
     game = cert["games"]["black-maria"]
     assert game["verdict"] == "pass" and game["failures"] == []
-    assert set(s["status"] for s in game["clauses"].values()) <= {"pass", "untested"}
+    # dev's 8 examples reach only some pairs of the house rules the reference declares: those clauses
+    # are partial (never shown as passed), the others pass
+    assert set(s["status"] for s in game["clauses"].values()) <= {"pass", "partial", "untested"}
     assert "BM-FOLLOW-1" in game["clauses"]
 
 

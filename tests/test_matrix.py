@@ -135,7 +135,9 @@ def test_the_summary_and_the_badges_agree_with_the_certificates(site: Path, summ
         assert texts == ["black-maria", f"{passed}/{total}" if engine["verdict"] != "broken" else "broken"]
         assert engine["engine"] == cert["engine"]
     reference = by_name(summary)["reference"]["games"]["black-maria"]
-    assert reference["passed"] == reference["total"] > 30
+    # at dev the reference reaches only some pairs of the house rules it declares: those are partial
+    partial = sum(cell == "partial" for cell in reference["clauses"].values())
+    assert reference["passed"] + partial == reference["total"] > 30
 
 
 def test_history_names_what_was_fixed_and_what_regressed(summary: dict[str, Any]) -> None:

@@ -61,6 +61,8 @@ class IdiotProperties(GameProperties):
     }
     step_scale: ClassVar[float] = 1.5
     fixture_fixed: ClassVar[frozenset[str]] = frozenset(HOUSE_OPTIONS)  # 8s skipping, a reversal: every script
+    # never sent to an engine that does not declare them, nor need they be echoed (it plays the default)
+    house_options: ClassVar[frozenset[str]] = frozenset(HOUSE_OPTIONS)
     # the readings of "four or more of one rank on top": a count of the cards of one play, of the
     # run across plays, of exactly four, or of the rank anywhere near the top (docs/rules/idiot.md)
     # ... and of the pool: one deck (every card unique) or several (identical cards, interchangeable): each a

@@ -33,7 +33,7 @@ from ruleproof.cli.options import (
     parse_seconds,
 )
 from ruleproof.model.engine import AdapterBroken, EngineError, JSONObject
-from ruleproof.model.errors import UsageError, UserError
+from ruleproof.model.errors import UsageError, UserError, read_user_text
 from ruleproof.output.terminal import print_broken
 from ruleproof.run.events import Emit, Handler, nothing, to_all
 
@@ -352,19 +352,7 @@ class Unopened:
 
 def read_json_file(path: str, what: str) -> Any:
     """The JSON in ``path``; a missing, unreadable, non-UTF-8, non-JSON or too deeply nested file: ``UsageError``."""
-    p = Path(path)
-    if p.is_dir():
-        raise UsageError(f"{what} {path}: is a directory; give a file")
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"{what} {path}: no such file") from None
-    except OSError as err:
-        raise UsageError(f"{what} {path}: cannot read it ({err.strerror or err})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise UsageError(f"{what} {path}: not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})") from None
+    text = read_user_text(path, UsageError, what)
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:

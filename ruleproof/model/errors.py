@@ -9,6 +9,8 @@ driven is ``AdapterBroken``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar
 
 
@@ -48,3 +50,25 @@ class RuleproofPartialWarning(RuleproofWarning):
     """A clause that held wherever it was judged, but not in every situation it names (``partial``).
     Filterable by name: ``filterwarnings = ignore::ruleproof.RuleproofPartialWarning``; an ``error``
     filter fails the clause's item with that line."""
+
+
+def read_user_text(path: str | Path, error: Callable[[str], UserError], what: str = "") -> str:
+    """The UTF-8 text of a file the user named; anything else is ``error`` naming the file and why.
+
+    The one reader of the kit's input files (expectations, baselines, traces, fixtures, ENGINES.toml),
+    so that a missing, unreadable or non-UTF-8 file reads the same whichever command was given it.
+    """
+    name = f"{what} {path}" if what else str(path)
+    p = Path(path)
+    if p.is_dir():
+        raise error(f"{name}: is a directory; give a file")
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise error(f"{name}: no such file") from None
+    except OSError as err:
+        raise error(f"{name}: cannot read it ({err.strerror or err})") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise error(f"{name}: not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})") from None

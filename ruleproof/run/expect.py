@@ -28,7 +28,7 @@ from attrs import evolve, frozen
 
 from ruleproof.model import schema
 from ruleproof.model.certificate import Certificate, CertificateError
-from ruleproof.model.errors import InputFileError
+from ruleproof.model.errors import InputFileError, read_user_text
 from ruleproof.model.fixtures import Fixture
 from ruleproof.model.report import BaselineDiff, GameReport
 
@@ -71,10 +71,7 @@ class Expectations:
 def load_expectations(path: str | Path, known: Mapping[str, Sequence[str]]) -> Expectations:
     """Read and check an expectations file; ``ExpectError`` names the file and line of what is wrong."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ExpectError(f"{p}: cannot read ({err.__class__.__name__}: {err})") from None
+    text = read_user_text(p, ExpectError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -203,10 +200,9 @@ class Baseline:
 def load_baseline(path: str | Path) -> Baseline:
     """Read an earlier certificate; ``ExpectError`` names the file and the field that is wrong."""
     p = Path(path)
+    text = read_user_text(p, lambda message: ExpectError(message, "baseline"))
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
-        raise ExpectError(f"{p}: cannot read ({err.__class__.__name__}: {err})", "baseline") from None
+        data = json.loads(text)
     except json.JSONDecodeError as err:
         raise ExpectError(f"{p}: not JSON ({err})", "baseline") from None
     try:

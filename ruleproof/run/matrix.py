@@ -25,7 +25,7 @@ from typing import Any
 from attrs import evolve, frozen
 
 from ruleproof import GAMES, __version__
-from ruleproof.model.errors import UsageError
+from ruleproof.model.errors import UsageError, read_user_text
 
 MATRIX_FORMAT = 1  # bumped when a field of the summary changes meaning (ruleproof/schemas/matrix.json)
 KEYS = ("name", "homepage", "engine", "engine_cmd", "games", "expect", "timeout", "max_time")
@@ -65,12 +65,7 @@ class EngineEntry:
 def load_engines(path: str | Path) -> tuple[EngineEntry, ...]:
     """Read and check ENGINES.toml: every error is one ``UsageError`` naming ``FILE:LINE: engine[I].KEY``."""
     p = Path(path)
-    try:
-        text = p.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"{p}: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise UsageError(f"{p}: cannot read it ({err})") from None
+    text = read_user_text(p, UsageError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ruleproof.model.engine import EngineError, JSONObject
-from ruleproof.model.errors import InputFileError
+from ruleproof.model.errors import InputFileError, read_user_text
 from ruleproof.model.findings import Event, Trace, TraceError
 from ruleproof.model.fixtures import Fixture, FixtureError
 from ruleproof.run.fixtures import validate
@@ -34,10 +34,9 @@ class PinError(InputFileError):
 
 def load_trace(path: str | Path) -> Trace:
     p = Path(path)
+    text = read_user_text(p, PinError)
     try:
-        return Trace.from_json(json.loads(p.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError) as err:
-        raise PinError(f"{p}: cannot read ({err.__class__.__name__}: {err})") from None
+        return Trace.from_json(json.loads(text))
     except json.JSONDecodeError as err:
         raise PinError(f"{p}: not JSON ({err})") from None
     except TraceError as err:

@@ -132,7 +132,10 @@ def favourites_fooled(props: FoolProperties, snap: Snapshot, seat: int, card: st
     hands[seat].remove(card)
     nxt = clockwise_after(seat, n, sitting)
     while nxt not in seats and len(seats) < n:
-        legal, _ = legal_cards(hands[nxt], trick)
+        allowed, _ = legal_cards(hands[nxt], trick)
+        # In hand order, not the set's: on a tie ``max`` keeps the first, and a set's order of strings
+        # changes with PYTHONHASHSEED, so processes (workers, shards) would steer apart.
+        legal = [c for c in hands[nxt] if c in allowed]
         if not legal:
             break
         pick = max(legal, key=fool_number) if nxt in favs else max(legal, key=lambda c: (value(c), fool_number(c)))

@@ -9,9 +9,10 @@ driven is ``AdapterBroken``.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 class UserError(Exception):
@@ -72,3 +73,13 @@ def read_user_text(path: str | Path, error: Callable[[str], UserError], what: st
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise error(f"{name}: not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})") from None
+
+
+def read_user_toml(path: str | Path, error: Callable[[str], UserError]) -> tuple[str, dict[str, Any]]:
+    """The text of a TOML file the user named and what it holds (``read_user_text``, then ``not TOML``
+    with the parser's line and column): the text is kept to name the lines of later errors."""
+    text = read_user_text(path, error)
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise error(f"{path}: not TOML ({err})") from None

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from attrs import evolve, frozen
 
 from ruleproof.model import schema
 from ruleproof.model.certificate import Certificate, CertificateError
-from ruleproof.model.errors import InputFileError, read_user_text
+from ruleproof.model.errors import InputFileError, read_user_text, read_user_toml
 from ruleproof.model.fixtures import Fixture
 from ruleproof.model.report import BaselineDiff, GameReport
 
@@ -71,11 +70,7 @@ class Expectations:
 def load_expectations(path: str | Path, known: Mapping[str, Sequence[str]]) -> Expectations:
     """Read and check an expectations file; ``ExpectError`` names the file and line of what is wrong."""
     p = Path(path)
-    text = read_user_text(p, ExpectError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ExpectError(f"{p}: not TOML ({err})") from None
+    text, data = read_user_toml(p, ExpectError)
     lines = _locate(text)
     entries = []
     for game, table in data.items():

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 from attrs import evolve, frozen
 
 from ruleproof import GAMES, __version__
-from ruleproof.model.errors import UsageError, read_user_text
+from ruleproof.model.errors import UsageError, read_user_toml
 
 MATRIX_FORMAT = 1  # bumped when a field of the summary changes meaning (ruleproof/schemas/matrix.json)
 KEYS = ("name", "homepage", "engine", "engine_cmd", "games", "expect", "timeout", "max_time")
@@ -65,11 +64,7 @@ class EngineEntry:
 def load_engines(path: str | Path) -> tuple[EngineEntry, ...]:
     """Read and check ENGINES.toml: every error is one ``UsageError`` naming ``FILE:LINE: engine[I].KEY``."""
     p = Path(path)
-    text = read_user_text(p, UsageError)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise UsageError(f"{p}: not TOML ({err})") from None
+    text, data = read_user_toml(p, UsageError)
     lines = _locate(text)
     for key in data:
         if key != "engine":

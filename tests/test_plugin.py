@@ -259,6 +259,94 @@ def test_workers_explore_a_games_shards_in_local_processes_with_the_same_certifi
     assert "plugin.py" not in bad.stdout.str()
 
 
+# -- under pytest-xdist a game's shards are work items (issue 30) ------------------------------------
+
+MUTANT = "tests.mutants.moon:OvertricksScored.engine"  # fails MOON-SCORE-1 (and -2 after it)
+
+
+def test_xdist_spreads_a_games_shards_with_the_certificate_of_workers_n(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-n 2`` on one game: its two shards (dev) explored on both workers, merged once, the clause
+    items failing as the certificate says, and the certificate of ``ruleproof certify --workers 2``."""
+    project(pytester, SETTINGS + f'engine = "{MUTANT}"\n')
+    plugin, junit = pytester.path / "plugin.json", pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-n", "2", "-rf", "--junitxml", str(junit),
+        "--ruleproof-json", str(plugin), "--ruleproof-traces", str(pytester.path / "traces"),
+    )  # fmt: skip
+    import xml.etree.ElementTree as ET
+
+    cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+    shards = {name: case for name, case in cases.items() if str(name).startswith("shard[")}
+    assert sorted(shards) == ["shard[1/2]", "shard[2/2]"], sorted(cases)
+    explored = {
+        p.get("value") for case in shards.values() for p in case.iter("property") if p.get("name") == "explored_on"
+    }
+    assert explored == {"gw0", "gw1"}, "each worker explored one of the shards"
+    cli = pytester.path / "cli.json"
+    run_main(capsys, "certify", "--engine", MUTANT, "--game", "moon", "--profile", "dev", "--seed", "1",
+             "--workers", "2", "--json", str(cli), "--traces", str(pytester.path / "cli-traces"))  # fmt: skip
+    mine = json.loads(plugin.read_text().replace(str(pytester.path / "traces"), "TRACES"))
+    theirs = json.loads(cli.read_text().replace(str(pytester.path / "cli-traces"), "TRACES"))
+    assert without_timings(mine) == without_timings(theirs)
+    failing = sorted(c for c, v in theirs["games"]["moon"]["clauses"].items() if v["status"] == "fail")
+    assert "MOON-SCORE-1" in failing
+    failed = sorted(line.split(" ")[1].rsplit("::", 1)[1] for line in result.outlines if line.startswith("FAILED "))
+    assert failed == failing, result.stdout.str()[-3000:]
+    result.assert_outcomes(failed=len(failing), passed=len(cases) - len(failing) - 1, skipped=1)  # MOON-INV-10: covered
+
+
+CRASHING = """
+import os
+from tests.mutants.moon import OvertricksScored
+
+
+class Crashing:
+    \"\"\"The mutant, but the first worker to make its 300th move dies there (once: its successor lives).\"\"\"
+
+    def __init__(self):
+        self.inner, self.moves = OvertricksScored.engine(), 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def apply(self, move):
+        self.moves += 1
+        if self.moves == 300:
+            try:
+                os.close(os.open(os.environ["CRASHED"], os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                pass
+            else:
+                os._exit(3)
+        return self.inner.apply(move)
+
+
+def engine():
+    return Crashing()
+"""
+
+
+def test_a_worker_going_down_with_a_shard_fails_the_waiting_items_in_a_line(pytester: pytest.Pytester) -> None:
+    project(pytester, SETTINGS + 'engine = "crashing:engine"\n')
+    pytester.makepyfile(crashing=CRASHING)
+    pytester._monkeypatch.setenv("PYTHONPATH", f"{pytester.path}{os.pathsep}{os.environ['PYTHONPATH']}")
+    pytester._monkeypatch.setenv("CRASHED", str(pytester.path / "crashed"))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "-rf", timeout=300)
+    assert (pytester.path / "crashed").exists(), "a worker went down"
+    text = result.stdout.str()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, text[-3000:]
+    result.stdout.fnmatch_lines(["*not judged: worker gw* went down while exploring moon::shard[[]*/2[]]*"])
+    assert "INTERNALERROR" not in text
+
+
+def test_deselected_shard_items_are_explored_by_the_clause_items_that_need_them(pytester: pytest.Pytester) -> None:
+    project(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "-k", "MOON-BID-1 or MOON-LEAD-1")
+    result.assert_outcomes(passed=2)
+
+
 # -- pytest's manners (issue 30): the message, warnings, the ini file, paths, JUnit names --------------
 
 FAKE_PARTIAL = """

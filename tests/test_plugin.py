@@ -347,6 +347,25 @@ def test_deselected_shard_items_are_explored_by_the_clause_items_that_need_them(
     result.assert_outcomes(passed=2)
 
 
+ELSEWHERE = """
+import pytest
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure_node(node):  # as a worker on another machine sees it: no such folder there
+    node.workerinput["ruleproof_shards"] = node.workerinput["ruleproof_shards"] + "-elsewhere"
+"""
+
+
+def test_a_worker_that_cannot_see_the_shared_folder_says_so_in_a_line(pytester: pytest.Pytester) -> None:
+    project(pytester)
+    pytester.makeconftest(ELSEWHERE)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", timeout=120)
+    assert result.ret != pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(["ruleproof: xdist worker gw* does not see the controller's folder *: set TMPDIR*"])
+    assert "plugin.py" not in result.stdout.str()
+
+
 # -- pytest's manners (issue 30): the message, warnings, the ini file, paths, JUnit names --------------
 
 FAKE_PARTIAL = """

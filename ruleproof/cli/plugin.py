@@ -126,6 +126,9 @@ class _XdistController:
             import tempfile
 
             self.parts = Path(tempfile.mkdtemp(prefix="ruleproof-parts-"))
+            (self.parts / SHARDS_FOLDER).mkdir()
+            # a worker that cannot read this (on another machine, without the folder shared) says so
+            (self.parts / SHARDS_FOLDER / "session").write_text(str(self.seed), encoding="utf-8")
         node.workerinput["ruleproof_parts"] = str(self.parts)
         node.workerinput["ruleproof_shards"] = str(self.parts / SHARDS_FOLDER)
         node.workerinput["ruleproof_seed"] = self.seed
@@ -707,7 +710,17 @@ def _shared(worker: dict[str, Any] | None) -> SharedShards | None:
         return None
     from ruleproof.run.claims import SharedShards
 
-    return SharedShards(Path(worker["ruleproof_shards"]), str(worker["workerid"]))
+    folder = Path(worker["ruleproof_shards"])
+    try:
+        seen = (folder / "session").read_text(encoding="utf-8")
+    except OSError:
+        seen = ""
+    if seen != str(worker["ruleproof_seed"]):  # the workers of one session share the games' shards there
+        raise pytest.UsageError(
+            f"ruleproof: xdist worker {worker['workerid']} does not see the controller's folder {folder} "
+            "(a worker on another machine): set TMPDIR, where pytest starts, to a folder every machine shares"
+        )
+    return SharedShards(folder, str(worker["workerid"]))
 
 
 def _shown(path: Path) -> str:

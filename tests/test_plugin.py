@@ -4,7 +4,8 @@ Items are collected from a real file (``ruleproof.toml`` next to the tests, or t
 true count and node ids that ``-k`` and pytest's own node-id selection take; settings come from the
 file, the ini file and the prefixed flags, in that order of strength; ``--strict-markers`` works with
 and without pytest-xdist; failures point at the clause's line in docs/rules/GAME.md with the replay
-command; the output files are those of ``ruleproof certify``, joined across xdist workers.
+command; the output files are those of ``ruleproof certify``, joined across xdist workers; under
+xdist a game's shards are items the workers share out, with the certificate of ``--workers N``.
 """
 
 from __future__ import annotations

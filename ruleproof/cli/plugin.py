@@ -17,7 +17,12 @@ overriding an ini value and both overriding ``ruleproof.toml``; they are checked
 duration is the certification's, and it fails when the engine could not be driven, when a failure
 falls under a clause outside the table, or when nothing was judged), then an item per clause, which
 passes, fails with the counterexample and the replay command, or is skipped when the clause was not
-judged; a clause listed in ``--ruleproof-expect`` is a strict xfail.  ``--ruleproof-json``, ``-junit``,
+judged; a clause listed in ``--ruleproof-expect`` is a strict xfail.  Under pytest-xdist each game
+first has an item per shard of its exploration (``GAME::shard[K/N]``, the profile's N): the workers
+claim them in a shared folder (``ruleproof.run.claims``), each explores its part as ``ruleproof
+certify --shard K/N`` does, the one finishing last merges the parts as ``ruleproof merge`` does, and
+the game's other items, on any worker, judge that: the certificate of ``--workers N``, from one seed
+the controller draws for every worker.  ``--ruleproof-json``, ``-junit``,
 ``-html`` and ``-summary`` write the same files as ``ruleproof certify`` when the session ends.
 
 Its manners: a failure's first line (the short summary's, JUnit's ``message``) is the violation
@@ -333,7 +338,7 @@ class ClauseItem(pytest.Item):
         self.game, self.clause, self.run = game, clause, run
         self.add_marker(pytest.mark.ruleproof)
         if self.config.pluginmanager.hasplugin("xdist"):
-            # under --dist loadgroup, one worker certifies a game once for all its items
+            # under --dist loadgroup, a game's certify and clause items wait on one worker (not its shards)
             self.add_marker(pytest.mark.xdist_group(f"ruleproof-{game}"))
 
     def runtest(self) -> None:

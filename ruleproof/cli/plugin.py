@@ -19,7 +19,7 @@ falls under a clause outside the table, or when nothing was judged), then an ite
 passes, fails with the counterexample and the replay command, or is skipped when the clause was not
 judged; a clause listed in ``--ruleproof-expect`` is a strict xfail.  Under pytest-xdist each game
 first has an item per shard of its exploration (``GAME::shard[K/N]``, the profile's N): the workers
-claim them in a shared folder (``ruleproof.run.claims``), each explores its part as ``ruleproof
+claim them in a shared folder (``ruleproof.cli.claims``), each explores its part as ``ruleproof
 certify --shard K/N`` does, the one finishing last merges the parts as ``ruleproof merge`` does, and
 the game's other items, on any worker, judge that: the certificate of ``--workers N``, from one seed
 the controller draws for every worker.  ``--ruleproof-json``, ``-junit``,
@@ -53,7 +53,7 @@ from ruleproof.model.engine import AdapterBroken
 from ruleproof.model.errors import RuleproofPartialWarning, RuleproofWarning, UserError
 
 if TYPE_CHECKING:
-    from ruleproof.run.claims import SharedShards
+    from ruleproof.cli.claims import SharedShards
 
 PREFIX = "--ruleproof-"
 SETTINGS_FILE = "ruleproof.toml"
@@ -61,7 +61,7 @@ SETTINGS_FILE = "ruleproof.toml"
 # working folder, as on a command line)
 PATH_KEYS = frozenset({"expect", "baseline", "json", "junit", "html", "summary", "traces", "fixtures"})
 HEADLINE_CHARS = 300  # a failure's first line, the short summary's and JUnit's message
-SHARDS_FOLDER = "shards"  # in the controller's parts folder: the games' shards, shared (ruleproof.run.claims)
+SHARDS_FOLDER = "shards"  # in the controller's parts folder: the games' shards, shared (ruleproof.cli.claims)
 WAIT = 0.1  # seconds between two looks at the shared folder while other workers explore a game's shards
 
 
@@ -116,7 +116,7 @@ class _JUnitNames:
 class _XdistController:
     """The controller of a pytest-xdist session: tells each worker where to leave its part of the
     certificate (the settings may come from a ruleproof.toml only the workers collect), where the
-    games' shards are shared (``ruleproof.run.claims``), and the one seed they all explore from; and
+    games' shards are shared (``ruleproof.cli.claims``), and the one seed they all explore from; and
     names a worker that went down, so that whoever waits for its shards fails instead of waiting."""
 
     def __init__(self) -> None:
@@ -140,7 +140,7 @@ class _XdistController:
 
     def pytest_testnodedown(self, node: Any, error: object) -> None:
         if error and self.parts is not None:
-            from ruleproof.run.claims import mark_down
+            from ruleproof.cli.claims import mark_down
 
             mark_down(self.parts / SHARDS_FOLDER, node.gateway.id, error)
 
@@ -713,7 +713,7 @@ def _shared(worker: dict[str, Any] | None) -> SharedShards | None:
     """Under pytest-xdist, the games' shards as this worker shares them (None without xdist)."""
     if worker is None or "ruleproof_shards" not in worker:
         return None
-    from ruleproof.run.claims import SharedShards
+    from ruleproof.cli.claims import SharedShards
 
     folder = Path(worker["ruleproof_shards"])
     try:

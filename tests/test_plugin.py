@@ -348,6 +348,16 @@ def test_deselected_shard_items_are_explored_by_the_clause_items_that_need_them(
     result.assert_outcomes(passed=2)
 
 
+def test_the_workers_explore_from_the_one_seed_the_controller_draws(pytester: pytest.Pytester) -> None:
+    """dev draws a seed when none is given: every worker's shard must explore from the same one (merge
+    refuses parts of two seeds), and the certificate records it."""
+    project(pytester, 'game = ["moon"]\nprofile = "dev"\njson = "cert.json"\n')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "-k", "shard or MOON-BID-1")
+    result.assert_outcomes(passed=3)
+    cert = json.loads((pytester.path / "tests" / "cert.json").read_text())
+    assert isinstance(cert["seed"], int) and cert["games"]["moon"]["stats"]["shards"] == 2
+
+
 ELSEWHERE = """
 import pytest
 

@@ -377,6 +377,24 @@ def test_a_worker_that_cannot_see_the_shared_folder_says_so_in_a_line(pytester: 
     assert "plugin.py" not in result.stdout.str()
 
 
+def test_a_game_merged_by_a_worker_that_went_down_later_stays_in_the_joined_certificate(tmp_path: Path) -> None:
+    from ruleproof.cli.plugin import SHARDS_FOLDER, _join_parts
+    from ruleproof.model.certificate import Certificate
+    from ruleproof.model.report import GameReport
+
+    def cert(game: str) -> dict[str, Any]:
+        report = GameReport(game, clauses={"X": "pass"})
+        return Certificate({"name": "e", "version": "1"}, "dev", 1, (report,)).to_json()
+
+    folder, out = tmp_path / "parts", tmp_path / "cert.json"
+    (folder / SHARDS_FOLDER / "fool").mkdir(parents=True)
+    (folder / "gw0.json").write_text(json.dumps({"settings": {"json": str(out)}, "certificate": cert("moon")}))
+    (folder / SHARDS_FOLDER / "fool" / "merged.json").write_text(json.dumps(cert("fool")))  # gw1's part: lost
+    _join_parts(folder)
+    assert sorted(json.loads(out.read_text())["games"]) == ["fool", "moon"]
+    assert not folder.exists()
+
+
 # -- pytest's manners (issue 30): the message, warnings, the ini file, paths, JUnit names --------------
 
 FAKE_PARTIAL = """

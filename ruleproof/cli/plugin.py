@@ -784,6 +784,11 @@ def _join_parts(folder: Path) -> None:
             from attrs import evolve
 
             certs = [Certificate.from_json(p["certificate"]) for p in parts]
+            # a game merged by a worker that went down later is in no part: its merged certificate stays
+            joined = {r.game for c in certs for r in c.reports}
+            for merged in sorted((folder / SHARDS_FOLDER).glob("*/merged.json")):
+                if merged.parent.name not in joined:
+                    certs.append(Certificate.from_json(json.loads(merged.read_text(encoding="utf-8"))))
             options = Options.build(parts[0]["settings"], PREFIX)
             # the engine's arguments are no field of the JSON (each replay command holds them): the
             # settings give them back, so the joined replay commands name the engine as a worker's do

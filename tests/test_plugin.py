@@ -4,7 +4,8 @@ Items are collected from a real file (``ruleproof.toml`` next to the tests, or t
 true count and node ids that ``-k`` and pytest's own node-id selection take; settings come from the
 file, the ini file and the prefixed flags, in that order of strength; ``--strict-markers`` works with
 and without pytest-xdist; failures point at the clause's line in docs/rules/GAME.md with the replay
-command; the output files are those of ``ruleproof certify``, joined across xdist workers.
+command; the output files are those of ``ruleproof certify``, joined across xdist workers; under
+xdist a game's shards are items the workers share out, with the certificate of ``--workers N``.
 """
 
 from __future__ import annotations
@@ -257,6 +258,141 @@ def test_workers_explore_a_games_shards_in_local_processes_with_the_same_certifi
     assert bad.ret == pytest.ExitCode.INTERRUPTED, bad.stdout.str()[-2000:]
     bad.stdout.fnmatch_lines(["ruleproof: --ruleproof-workers: 0 is not between 1 and 64"])
     assert "plugin.py" not in bad.stdout.str()
+
+
+# -- under pytest-xdist a game's shards are work items (issue 30) ------------------------------------
+
+MUTANT = "tests.mutants.moon:OvertricksScored.engine"  # fails MOON-SCORE-1 (and -2 after it)
+
+
+def test_xdist_spreads_a_games_shards_with_the_certificate_of_workers_n(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``-n 2`` on one game: its two shards (dev) explored on both workers, merged once, the clause
+    items failing as the certificate says, and the certificate of ``ruleproof certify --workers 2``."""
+    project(pytester, SETTINGS + f'engine = "{MUTANT}"\n')
+    plugin, junit = pytester.path / "plugin.json", pytester.path / "junit.xml"
+    result = pytester.runpytest_subprocess(
+        "-p", "no:cacheprovider", "-n", "2", "-rf", "--junitxml", str(junit),
+        "--ruleproof-json", str(plugin), "--ruleproof-traces", str(pytester.path / "traces"),
+    )  # fmt: skip
+    import xml.etree.ElementTree as ET
+
+    cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+    shards = {name: case for name, case in cases.items() if str(name).startswith("shard[")}
+    assert sorted(shards) == ["shard[1/2]", "shard[2/2]"], sorted(cases)
+    explored = {
+        p.get("value") for case in shards.values() for p in case.iter("property") if p.get("name") == "explored_on"
+    }
+    assert explored == {"gw0", "gw1"}, "each worker explored one of the shards"
+    cli = pytester.path / "cli.json"
+    run_main(capsys, "certify", "--engine", MUTANT, "--game", "moon", "--profile", "dev", "--seed", "1",
+             "--workers", "2", "--json", str(cli), "--traces", str(pytester.path / "cli-traces"))  # fmt: skip
+    mine = json.loads(plugin.read_text().replace(str(pytester.path / "traces"), "TRACES"))
+    theirs = json.loads(cli.read_text().replace(str(pytester.path / "cli-traces"), "TRACES"))
+    assert without_timings(mine) == without_timings(theirs)
+    failing = sorted(c for c, v in theirs["games"]["moon"]["clauses"].items() if v["status"] == "fail")
+    assert "MOON-SCORE-1" in failing
+    failed = sorted(line.split(" ")[1].rsplit("::", 1)[1] for line in result.outlines if line.startswith("FAILED "))
+    assert failed == failing, result.stdout.str()[-3000:]
+    result.assert_outcomes(failed=len(failing), passed=len(cases) - len(failing) - 1, skipped=1)  # MOON-INV-10: covered
+
+
+CRASHING = """
+import os
+from tests.mutants.moon import OvertricksScored
+
+
+class Crashing:
+    \"\"\"The mutant, but the first worker to make its 300th move dies there (once: its successor lives).\"\"\"
+
+    def __init__(self):
+        self.inner, self.moves = OvertricksScored.engine(), 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def apply(self, move):
+        self.moves += 1
+        if self.moves == 300:
+            try:
+                os.close(os.open(os.environ["CRASHED"], os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                pass
+            else:
+                os._exit(3)
+        return self.inner.apply(move)
+
+
+def engine():
+    return Crashing()
+"""
+
+
+def test_a_worker_going_down_with_a_shard_fails_the_waiting_items_in_a_line(pytester: pytest.Pytester) -> None:
+    project(pytester, SETTINGS + 'engine = "crashing:engine"\n')
+    pytester.makepyfile(crashing=CRASHING)
+    pytester._monkeypatch.setenv("PYTHONPATH", f"{pytester.path}{os.pathsep}{os.environ['PYTHONPATH']}")
+    pytester._monkeypatch.setenv("CRASHED", str(pytester.path / "crashed"))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "-rf", timeout=300)
+    assert (pytester.path / "crashed").exists(), "a worker went down"
+    text = result.stdout.str()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, text[-3000:]
+    result.stdout.fnmatch_lines(["*not judged: worker gw* went down while exploring moon::shard[[]*/2[]]*"])
+    assert "INTERNALERROR" not in text
+
+
+def test_deselected_shard_items_are_explored_by_the_clause_items_that_need_them(pytester: pytest.Pytester) -> None:
+    project(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "-k", "MOON-BID-1 or MOON-LEAD-1")
+    result.assert_outcomes(passed=2)
+
+
+def test_the_workers_explore_from_the_one_seed_the_controller_draws(pytester: pytest.Pytester) -> None:
+    """dev draws a seed when none is given: every worker's shard must explore from the same one (merge
+    refuses parts of two seeds), and the certificate records it."""
+    project(pytester, 'game = ["moon"]\nprofile = "dev"\njson = "cert.json"\n')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "-k", "shard or MOON-BID-1")
+    result.assert_outcomes(passed=3)
+    cert = json.loads((pytester.path / "tests" / "cert.json").read_text())
+    assert isinstance(cert["seed"], int) and cert["games"]["moon"]["stats"]["shards"] == 2
+
+
+ELSEWHERE = """
+import pytest
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure_node(node):  # as a worker on another machine sees it: no such folder there
+    node.workerinput["ruleproof_shards"] = node.workerinput["ruleproof_shards"] + "-elsewhere"
+"""
+
+
+def test_a_worker_that_cannot_see_the_shared_folder_says_so_in_a_line(pytester: pytest.Pytester) -> None:
+    project(pytester)
+    pytester.makeconftest(ELSEWHERE)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", timeout=120)
+    assert result.ret != pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(["ruleproof: xdist worker gw* does not see the controller's folder *: set TMPDIR*"])
+    assert "plugin.py" not in result.stdout.str()
+
+
+def test_a_game_merged_by_a_worker_that_went_down_later_stays_in_the_joined_certificate(tmp_path: Path) -> None:
+    from ruleproof.cli.plugin import SHARDS_FOLDER, _join_parts
+    from ruleproof.model.certificate import Certificate
+    from ruleproof.model.report import GameReport
+
+    def cert(game: str) -> dict[str, Any]:
+        report = GameReport(game, clauses={"X": "pass"})
+        return Certificate({"name": "e", "version": "1"}, "dev", 1, (report,)).to_json()
+
+    folder, out = tmp_path / "parts", tmp_path / "cert.json"
+    (folder / SHARDS_FOLDER / "fool").mkdir(parents=True)
+    (folder / "gw0.json").write_text(json.dumps({"settings": {"json": str(out)}, "certificate": cert("moon")}))
+    (folder / SHARDS_FOLDER / "fool" / "merged.json").write_text(json.dumps(cert("fool")))  # gw1's part: lost
+    _join_parts(folder)
+    assert sorted(json.loads(out.read_text())["games"]) == ["fool", "moon"]
+    assert not folder.exists()
 
 
 # -- pytest's manners (issue 30): the message, warnings, the ini file, paths, JUnit names --------------

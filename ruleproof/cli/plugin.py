@@ -17,7 +17,12 @@ overriding an ini value and both overriding ``ruleproof.toml``; they are checked
 duration is the certification's, and it fails when the engine could not be driven, when a failure
 falls under a clause outside the table, or when nothing was judged), then an item per clause, which
 passes, fails with the counterexample and the replay command, or is skipped when the clause was not
-judged; a clause listed in ``--ruleproof-expect`` is a strict xfail.  ``--ruleproof-json``, ``-junit``,
+judged; a clause listed in ``--ruleproof-expect`` is a strict xfail.  Under pytest-xdist each game
+first has an item per shard of its exploration (``GAME::shard[K/N]``, the profile's N): the workers
+claim them in a shared folder (``ruleproof.cli.claims``), each explores its part as ``ruleproof
+certify --shard K/N`` does, the one finishing last merges the parts as ``ruleproof merge`` does, and
+the game's other items, on any worker, judge that: the certificate of ``--workers N``, from one seed
+the controller draws for every worker.  ``--ruleproof-json``, ``-junit``,
 ``-html`` and ``-summary`` write the same files as ``ruleproof certify`` when the session ends.
 
 Its manners: a failure's first line (the short summary's, JUnit's ``message``) is the violation
@@ -32,11 +37,12 @@ import datetime
 import json
 import shlex
 import threading
+import time
 import tomllib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 from attrs import frozen
@@ -46,12 +52,17 @@ from ruleproof.cli.options import FLAGS, Options
 from ruleproof.model.engine import AdapterBroken
 from ruleproof.model.errors import RuleproofPartialWarning, RuleproofWarning, UserError
 
+if TYPE_CHECKING:
+    from ruleproof.cli.claims import SharedShards
+
 PREFIX = "--ruleproof-"
 SETTINGS_FILE = "ruleproof.toml"
 # the settings that name files or folders: relative to the file that gives them (a flag: to the
 # working folder, as on a command line)
 PATH_KEYS = frozenset({"expect", "baseline", "json", "junit", "html", "summary", "traces", "fixtures"})
 HEADLINE_CHARS = 300  # a failure's first line, the short summary's and JUnit's message
+SHARDS_FOLDER = "shards"  # in the controller's parts folder: the games' shards, shared (ruleproof.cli.claims)
+WAIT = 0.1  # seconds between two looks at the shared folder while other workers explore a game's shards
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -104,17 +115,34 @@ class _JUnitNames:
 
 class _XdistController:
     """The controller of a pytest-xdist session: tells each worker where to leave its part of the
-    certificate (the settings may come from a ruleproof.toml only the workers collect)."""
+    certificate (the settings may come from a ruleproof.toml only the workers collect), where the
+    games' shards are shared (``ruleproof.cli.claims``), and the one seed they all explore from; and
+    names a worker that went down, so that whoever waits for its shards fails instead of waiting."""
 
     def __init__(self) -> None:
+        import secrets
+
         self.parts: Path | None = None
+        # used by the workers only where a run draws its seed (a randomized profile without --seed)
+        self.seed = secrets.randbelow(2**32)
 
     def pytest_configure_node(self, node: Any) -> None:
         if self.parts is None:
             import tempfile
 
             self.parts = Path(tempfile.mkdtemp(prefix="ruleproof-parts-"))
+            (self.parts / SHARDS_FOLDER).mkdir()
+            # a worker that cannot read this (on another machine, without the folder shared) says so
+            (self.parts / SHARDS_FOLDER / "session").write_text(str(self.seed), encoding="utf-8")
         node.workerinput["ruleproof_parts"] = str(self.parts)
+        node.workerinput["ruleproof_shards"] = str(self.parts / SHARDS_FOLDER)
+        node.workerinput["ruleproof_seed"] = self.seed
+
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        if error and self.parts is not None:
+            from ruleproof.cli.claims import mark_down
+
+            mark_down(self.parts / SHARDS_FOLDER, node.gateway.id, error)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.parts is not None:
@@ -190,14 +218,17 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With --ruleproof (and no ruleproof.toml collected), the items hang from the ini file."""
-    if not _active(config) or any(isinstance(i, ClauseItem) for i in items):
-        return
-    anchor = config.inipath or Path(config.rootpath) / "pyproject.toml"
-    node = RuleproofFile.from_parent(session, path=anchor)
-    for collector in node.collect():
-        assert isinstance(collector, GameNode)
-        items.extend(collector.collect())
+    """With --ruleproof (and no ruleproof.toml collected), the items hang from the ini file.  Under
+    pytest-xdist the shard items go first, every game's: the workers explore the shards side by side
+    before any of them waits for a game to be merged."""
+    if _active(config) and not any(isinstance(i, ClauseItem) for i in items):
+        anchor = config.inipath or Path(config.rootpath) / "pyproject.toml"
+        node = RuleproofFile.from_parent(session, path=anchor)
+        for collector in node.collect():
+            assert isinstance(collector, GameNode)
+            items.extend(collector.collect())
+    if any(isinstance(i, ShardItem) for i in items):
+        items.sort(key=lambda i: not isinstance(i, ShardItem))  # stable: the rest keep their order
 
 
 class RuleproofFile(pytest.File):
@@ -224,13 +255,18 @@ class RuleproofFile(pytest.File):
 
 
 class GameNode(pytest.Collector):
-    """One game: its ``certify`` item, then an item per clause of its table."""
+    """One game: its ``certify`` item, then an item per clause of its table; under pytest-xdist, first
+    an item per shard of its exploration (``shard[K/N]``), which the workers share out."""
 
     def __init__(self, *, game: str, run: Certification, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game, self.run = game, run
 
     def collect(self) -> Iterator[pytest.Item]:
+        if self.run.shared is not None:
+            count = self.run.shard_count(self.game)
+            for k in range(1, count + 1):
+                yield ShardItem.from_parent(self, name=f"shard[{k}/{count}]", game=self.game, shard=k, run=self.run)
         expected = self.run.expected(self.game)
         yield CertifyItem.from_parent(self, name="certify", game=self.game, clause="certify", run=self.run)
         for clause in self.run.clauses(self.game):
@@ -302,7 +338,7 @@ class ClauseItem(pytest.Item):
         self.game, self.clause, self.run = game, clause, run
         self.add_marker(pytest.mark.ruleproof)
         if self.config.pluginmanager.hasplugin("xdist"):
-            # under --dist loadgroup, one worker certifies a game once for all its items
+            # under --dist loadgroup, a game's certify and clause items wait on one worker (not its shards)
             self.add_marker(pytest.mark.xdist_group(f"ruleproof-{game}"))
 
     def runtest(self) -> None:
@@ -382,6 +418,29 @@ class CertifyItem(ClauseItem):
         return self.path, None, f"{self.game}::certify"
 
 
+class ShardItem(pytest.Item):
+    """``GAME::shard[K/N]`` under pytest-xdist: explores shard K of the game's N (part K of N, as
+    ``ruleproof certify --shard K/N`` does), unless a worker already has; the worker that explores
+    the last one merges them (``ruleproof merge``), and every worker's clause items read that."""
+
+    def __init__(self, *, game: str, shard: int, run: Certification, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game, self.shard, self.run = game, shard, run
+        self.add_marker(pytest.mark.ruleproof)
+
+    def runtest(self) -> None:
+        # which worker explored it (JUnit's <property>): the shards are spread by the workers' claims
+        self.user_properties.append(("explored_on", self.run.explore_shared(self.game, self.shard)))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, ClauseFailed):
+            return ClauseReport(excinfo.value, self.path, None)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.game}::{self.name}"
+
+
 class Certification:
     """One engine, certified lazily game by game, shared by the items (one per pytest session)."""
 
@@ -391,7 +450,11 @@ class Certification:
         from ruleproof.transport.checked import CheckedEngine
 
         self.config, self.options, self.raw = config, options, raw
+        worker = getattr(config, "workerinput", None)
+        self.shared = _shared(worker)
         self.seed = run_seed(options.profile, options.seed)  # drawn once for the session when randomized
+        if worker is not None and self.shared is not None and self.seed is not None and options.seed is None:
+            self.seed = int(worker["ruleproof_seed"])  # drawn once by the xdist controller, for every worker
         self.stop = StopRequest()
         limit = options.max_time or 0.0
         self.timer = threading.Timer(limit, self.stop.stop, args=(f"{PREFIX}max-time {limit:g}s",))
@@ -407,7 +470,8 @@ class Certification:
             raise pytest.UsageError(
                 f"ruleproof: adapter broken ({broken.kind}): {broken.message}\n{broken.stderr[-2000:]}"
             ) from None
-        self.reports: dict[str, Any] = {}
+        self.reports: dict[str, Any] = {}  # the games certified (or merged) here
+        self.read: dict[str, Any] = {}  # under xdist: the games another worker merged
         self.traces: dict[str, str] = {}
         self.saved: list[tuple[str, str]] = []
 
@@ -439,7 +503,127 @@ class Certification:
 
         return list(properties_for(game).all_clauses())
 
+    def shard_count(self, game: str) -> int:
+        """The shards of ``game``'s exploration: the profile's, planned as every run plans them."""
+        from ruleproof.run.profile_table import PROFILES
+        from ruleproof.run.shards import plan
+
+        profile = PROFILES[self.options.profile]
+        return len(plan(profile.shards, profile.max_examples, self.seed))
+
+    def request(self, game: str) -> Any:
+        """The certification of ``game`` as ``ruleproof certify`` would ask for it, from this seed."""
+        from attrs import evolve
+
+        from ruleproof.cli.commands import request
+
+        return evolve(request(self.options), games=(game,), seed=self.seed)
+
+    def explore_shared(self, game: str, shard: int) -> str:
+        """``GAME::shard[K/N]``: explore shard K unless another worker has claimed it (then wait for it),
+        and merge the game's shards when they are all done and no worker has claimed that yet; the
+        worker that explored it."""
+        assert self.shared is not None
+        if self.shared.claim(game, shard):
+            self._explore_part(game, shard)
+            self._merge_when_done(game)
+        else:
+            self._wait(game, lambda: self.shared is not None and self.shared.done(game, shard))
+        return self.shared.owner(game, shard)
+
+    def _wait(self, game: str, ready: Callable[[], bool]) -> None:
+        """Until ``ready``: explore the shards nobody has claimed yet (of this game first, then of the
+        others), merge what is done, and fail when a worker went down with what ``game`` needs."""
+        assert self.shared is not None
+        count = self.shard_count(game)
+        while not ready():
+            if self._help(game):
+                continue
+            self._merge_when_done(game)
+            why = self.shared.problem(game, count)
+            if why is not None:
+                raise ClauseFailed(f"not judged: {why}")
+            time.sleep(WAIT)
+
+    def _help(self, game: str) -> bool:
+        """Explore a shard nobody has claimed (its item still queued, or deselected), of ``game`` first."""
+        assert self.shared is not None
+        for other in dict.fromkeys([game, *self.games()]):
+            shard = self.shared.claim_next(other, self.shard_count(other))
+            if shard is not None:
+                self._explore_part(other, shard)
+                self._merge_when_done(other)
+                return True
+        return False
+
+    def _explore_part(self, game: str, shard: int) -> None:
+        """Part ``shard`` of ``shard_count`` (head and shard K-1), as ``ruleproof certify --shard K/N``."""
+        from ruleproof.run.certification import certify_part
+
+        assert self.shared is not None
+        count = self.shard_count(game)
+        try:
+            part = certify_part(self.checked, self.request(game), (shard, count), stop=self.stop)
+            self.shared.put(game, shard, part.to_json())
+        except BaseException as exc:  # whoever waits for this shard fails with why, not forever
+            why = f"{game}::shard[{shard}/{count}] failed on worker {self.shared.worker}: {type(exc).__name__}: {exc}"
+            self.shared.failed(game, shard, why)
+            raise
+
+    def _merge_when_done(self, game: str) -> None:
+        """Merge the game's parts (``ruleproof merge``) here, once all are done, if no worker does."""
+        from ruleproof.output.files import write_traces
+        from ruleproof.run.certification import merge
+        from ruleproof.run.partial import Partial, one_run
+
+        assert self.shared is not None
+        count = self.shard_count(game)
+        parts = self.shared.parts(game, count)
+        if parts is None or not self.shared.claim_merge(game):
+            return
+        try:
+            named = [(f"{game}::shard[{k}/{count}]", p) for k, p in enumerate(parts, 1)]
+            loaded = one_run([(name, Partial.from_json(p, name)) for name, p in named])
+            traces = self.options.traces
+            cert = merge(loaded, self.checked, self.request(game), stop=self.stop,
+                         save_traces=lambda report, engine: write_traces([report], traces, engine))  # fmt: skip
+            self._keep(game, cert, own=True)
+            self.shared.put_merged(game, cert.to_json())
+        except BaseException as exc:
+            self.shared.failed(game, "merge", f"merging {game}'s shards failed on worker {self.shared.worker}: {exc}")
+            raise
+
+    def _keep(self, game: str, cert: Any, *, own: bool) -> None:
+        """A game's merged certificate: its report (in this worker's part of the certificate if merged
+        here) and its trace files (named in the replay commands)."""
+        from ruleproof.model.report import GameReport
+
+        report = cert.reports[0] if cert.reports else GameReport(game, broken=cert.broken)
+        (self.reports if own else self.read)[game] = report
+        for key, path in cert.trace_files:
+            if own:
+                self.saved.append((key, path))
+            self.traces.setdefault(key, path)
+
+    def _shared_report(self, game: str) -> Any:
+        """The game's report under pytest-xdist: its shards, explored by whichever workers claimed them
+        (here those nobody has), merged once; waited for, failing when a worker went down with one."""
+        from ruleproof.model.certificate import Certificate
+
+        def ready() -> bool:
+            if game in self.reports or game in self.read:
+                return True
+            merged = self.shared.merged(game) if self.shared is not None else None
+            if merged is not None:
+                self._keep(game, Certificate.from_json(merged), own=False)
+            return merged is not None
+
+        self._wait(game, ready)
+        return self.reports.get(game) or self.read[game]
+
     def report(self, game: str) -> Any:
+        if self.shared is not None:
+            return self._shared_report(game)
         if game not in self.reports:
             from ruleproof.cli.commands import shard_pool
             from ruleproof.output.files import write_traces
@@ -487,7 +671,7 @@ class Certification:
         from ruleproof.output.render import render_failure
 
         clause = failure.finding.clause
-        report = self.reports[game]
+        report = self.report(game)
         entry = {"status": report.clauses.get(clause, "fail"), "expected": report.expected.get(clause, "")}
         data = {**failure.to_json(), "replay": self.replay_command(game, clause)}
         out = io.StringIO()
@@ -523,6 +707,25 @@ class Certification:
             write_atomic(Path(part), json.dumps({"settings": self.raw, "certificate": cert.to_json()}))
         else:
             write_files(opts, cert)
+
+
+def _shared(worker: dict[str, Any] | None) -> SharedShards | None:
+    """Under pytest-xdist, the games' shards as this worker shares them (None without xdist)."""
+    if worker is None or "ruleproof_shards" not in worker:
+        return None
+    from ruleproof.cli.claims import SharedShards
+
+    folder = Path(worker["ruleproof_shards"])
+    try:
+        seen = (folder / "session").read_text(encoding="utf-8")
+    except OSError:
+        seen = ""
+    if seen != str(worker["ruleproof_seed"]):  # the workers of one session share the games' shards there
+        raise pytest.UsageError(
+            f"ruleproof: xdist worker {worker['workerid']} does not see the controller's folder {folder} "
+            "(a worker on another machine): set TMPDIR, where pytest starts, to a folder every machine shares"
+        )
+    return SharedShards(folder, str(worker["workerid"]))
 
 
 def _shown(path: Path) -> str:
@@ -578,8 +781,18 @@ def _join_parts(folder: Path) -> None:
     try:
         parts = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
         if parts:
+            from attrs import evolve
+
             certs = [Certificate.from_json(p["certificate"]) for p in parts]
-            write_files(Options.build(parts[0]["settings"], PREFIX), Certificate.joined(certs))
+            # a game merged by a worker that went down later is in no part: its merged certificate stays
+            joined = {r.game for c in certs for r in c.reports}
+            for merged in sorted((folder / SHARDS_FOLDER).glob("*/merged.json")):
+                if merged.parent.name not in joined:
+                    certs.append(Certificate.from_json(json.loads(merged.read_text(encoding="utf-8"))))
+            options = Options.build(parts[0]["settings"], PREFIX)
+            # the engine's arguments are no field of the JSON (each replay command holds them): the
+            # settings give them back, so the joined replay commands name the engine as a worker's do
+            write_files(options, evolve(Certificate.joined(certs), engine_args=options.engine_args))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -270,20 +270,25 @@ def test_xdist_spreads_a_games_shards_with_the_certificate_of_workers_n(
 ) -> None:
     """``-n 2`` on one game: its two shards (dev) explored on both workers, merged once, the clause
     items failing as the certificate says, and the certificate of ``ruleproof certify --workers 2``."""
-    project(pytester, SETTINGS + f'engine = "{MUTANT}"\n')
-    plugin, junit = pytester.path / "plugin.json", pytester.path / "junit.xml"
-    result = pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-n", "2", "-rf", "--junitxml", str(junit),
-        "--ruleproof-json", str(plugin), "--ruleproof-traces", str(pytester.path / "traces"),
-    )  # fmt: skip
     import xml.etree.ElementTree as ET
 
-    cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
-    shards = {name: case for name, case in cases.items() if str(name).startswith("shard[")}
-    assert sorted(shards) == ["shard[1/2]", "shard[2/2]"], sorted(cases)
-    explored = {
-        p.get("value") for case in shards.values() for p in case.iter("property") if p.get("name") == "explored_on"
-    }
+    project(pytester, SETTINGS + f'engine = "{MUTANT}"\n')
+    plugin, junit = pytester.path / "plugin.json", pytester.path / "junit.xml"
+    # A worker that starts late on a loaded machine finds both shards taken by the other (which is
+    # right: nobody waits on a worker not there yet); only two runs in a row of that would be a fault.
+    for _ in range(2):
+        result = pytester.runpytest_subprocess(
+            "-p", "no:cacheprovider", "-n", "2", "-rf", "--junitxml", str(junit),
+            "--ruleproof-json", str(plugin), "--ruleproof-traces", str(pytester.path / "traces"),
+        )  # fmt: skip
+        cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+        shards = {name: case for name, case in cases.items() if str(name).startswith("shard[")}
+        assert sorted(shards) == ["shard[1/2]", "shard[2/2]"], sorted(cases)
+        explored = {
+            p.get("value") for case in shards.values() for p in case.iter("property") if p.get("name") == "explored_on"
+        }
+        if explored == {"gw0", "gw1"}:
+            break
     assert explored == {"gw0", "gw1"}, "each worker explored one of the shards"
     cli = pytester.path / "cli.json"
     run_main(capsys, "certify", "--engine", MUTANT, "--game", "moon", "--profile", "dev", "--seed", "1",

@@ -425,26 +425,26 @@ class Views:
     diffs: list[Diff] | None
 
 
-def view_diffs(steps: tuple[StepView, ...], draw: Any) -> list[Diff]:
-    """The state after each step as the page draws it (``draw``: the template's ``state_or_note``), each
-    step's a diff from the step before.  Its HTML as lines, each line cut before every tag (report.js
-    joins the pieces, then the lines): lines are matched first, then the pieces of a changed line, so a
-    step costs the few pieces it changed, and matching it to the step before stays cheap."""
-    return pack_states([[TAG_START.split(line) for line in str(draw(sv, "")).split("\n")] for sv in steps])
+def drawn_views(steps: tuple[StepView, ...], draw: Any) -> list[list[list[str]]]:
+    """The state after each step as the page draws it (``draw``: the template's ``state_or_note``): its
+    HTML as lines, each line cut before every tag (report.js joins the pieces, then the lines)."""
+    return [[TAG_START.split(line) for line in str(draw(sv, "")).split("\n")] for sv in steps]
 
 
 class PageViews:
-    """``views`` for the template: each distinct step-through's diffs, the first time it is drawn."""
+    """``views`` for the template: each distinct step-through's diffs, the first time it is drawn.  Each
+    step's drawn state is a diff from the step before: lines are matched first, then the pieces of a
+    changed line, so a step costs the few pieces it changed, and matching it stays cheap."""
 
     def __init__(self) -> None:
         self.seen: set[str] = set()
 
     def __call__(self, steps: tuple[StepView, ...], draw: Any) -> Views:
-        diffs = view_diffs(steps, draw)
-        key = trace_id({"views": diffs})
+        drawn = drawn_views(steps, draw)
+        key = trace_id({"views": drawn})
         first = key not in self.seen
         self.seen.add(key)
-        return Views(key, diffs if first else None)
+        return Views(key, pack_states(drawn) if first else None)  # diffed once: the costly part
 
 
 def _unpacked(certificate: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ruleproof.cli import main
+from ruleproof.model.traces import unpack
 
 MUTANT = "tests.mutants.black_maria:PassLeft.engine"
 
@@ -50,8 +51,13 @@ def test_a_mutant_fails_with_exit_1_a_trace_and_a_replay(tmp_path: Path, capsys:
     game = cert["games"]["black-maria"]
     assert game["verdict"] == "fail" and cert["verdict"] == "fail"
     failure = next(f for f in game["failures"] if f["clause"] == "BM-PASS-1")
-    assert {"clause", "message", "expected", "got", "trace", "replay", "trace_file"} <= set(failure)
-    assert failure["confirmed"] and failure["trace"][0]["new_game"]["game"] == "black-maria"
+    # format 2: the trace is the game's, by trace_id; unpack gives the failure its trace and states back
+    assert {"clause", "message", "expected", "got", "trace_id", "replay", "trace_file"} <= set(failure)
+    assert cert["ruleproof_certificate"] == 2 and "trace" not in failure
+    assert game["traces"][failure["trace_id"]]["trace"][0]["new_game"]["game"] == "black-maria"
+    whole = next(f for f in unpack(cert)["games"]["black-maria"]["failures"] if f["clause"] == "BM-PASS-1")
+    assert failure["confirmed"] and whole["trace"][0]["new_game"]["game"] == "black-maria"
+    assert len(whole["states"]) == len(whole["trace"]) == whole["steps"]
     assert game["clauses"]["BM-PASS-1"]["status"] == "fail"
     suites = ET.parse(folder / "junit.xml").getroot()
     failed = [c.get("name") for c in suites.iter("testcase") if c.find("failure") is not None]

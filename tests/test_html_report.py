@@ -16,6 +16,7 @@ import pytest
 from markupsafe import escape
 
 from ruleproof.cli import main
+from ruleproof.model.traces import pack, unpack_states
 from ruleproof.output.html import render_html
 from tests.report_samples import certificate, played_failure
 
@@ -47,14 +48,23 @@ def cert() -> dict[str, Any]:
     return json.loads(json.dumps(data))  # exactly what --json would hold
 
 
+@pytest.fixture(scope="module")
+def packed(cert: dict[str, Any]) -> dict[str, Any]:
+    """The sample certificate in format 2, as ``--json`` writes it: each trace once, its states as diffs."""
+    return pack({"ruleproof_certificate": 1, **cert})
+
+
 def embedded(page: str) -> Any:
     match = EMBEDDED.search(page)
     assert match, "the certificate is not embedded"
     return json.loads(match.group(1))
 
 
-def test_the_page_embeds_the_certificate_it_shows(cert: dict[str, Any]) -> None:
-    assert embedded(render_html(cert)) == cert
+def test_the_page_embeds_the_certificate_it_shows(cert: dict[str, Any], packed: dict[str, Any]) -> None:
+    assert embedded(render_html(cert)) == cert  # format 1, as given
+    assert embedded(render_html(packed)) == packed and "traces" in packed["games"]["moon"]
+    # a format 2 certificate's page is the format 1 one's, but for the certificate embedded
+    assert EMBEDDED.sub("", render_html(packed)) == EMBEDDED.sub("", render_html(cert))
 
 
 def test_the_page_is_self_contained_and_its_csp_admits_only_its_own_style_and_script(cert: dict[str, Any]) -> None:
@@ -81,7 +91,8 @@ def test_engine_strings_are_escaped(cert: dict[str, Any]) -> None:
     failure["got"] = [{"seat": HOSTILE}]
     page = render_html(hostile)
     assert HOSTILE not in page
-    assert page.count("<script") == 2  # the embedded certificate and the page's own script
+    # the embedded certificate, each step-through's drawn states (data, never run), and the page's own script
+    assert page.count("<script") == 2 + page.count('<script type="application/json" class="views"') == 6
     assert str(escape(HOSTILE)) in page
     assert embedded(page) == hostile  # tojson escapes "</script>" inside the JSON
 
@@ -234,9 +245,9 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(browser: Any, cert: dict[str, Any], tmp_path: Path) -> Iterator[Any]:
+def page(browser: Any, packed: dict[str, Any], tmp_path: Path) -> Iterator[Any]:
     path = tmp_path / "report.html"
-    path.write_text(render_html(cert), encoding="utf-8")
+    path.write_text(render_html(packed), encoding="utf-8")  # format 2, as certify writes it
     context = browser.new_context(viewport={"width": 1300, "height": 900})
     pg = context.new_page()
     pg.problems = []  # console errors (a CSP refusal among them) and uncaught exceptions
@@ -382,3 +393,39 @@ def test_the_steps_show_moves_as_cards_with_the_seat_that_moved(page: Any, cert:
     page.locator("#failure-black-maria-0 button.prev").click()
     assert line.inner_text().startswith(f"{len(failure['trace']) - 1}. seat ") and page.problems == []
     assert "deal: hand" in steps.nth(1).inner_text(), "a deal is summarized (the board draws its cards)"
+
+
+def test_each_step_shows_the_state_the_kit_drew_for_it_rebuilt_from_the_diffs(page: Any, cert: dict[str, Any]) -> None:
+    """The page holds each step's drawn state as a diff from the step before; the step-through shows, at
+    every step, exactly what the kit drew for it (``state_or_note``, as a format 1 page held it whole)."""
+    stepper = page.locator("#failure-black-maria-0 .stepper")
+    key = stepper.get_attribute("data-views")
+    diffs = json.loads(page.locator(f'script.views[data-key="{key}"]').text_content())
+    drawn = ["\n".join("".join(pieces) for pieces in lines) for lines in unpack_states(diffs)]
+    assert len(drawn) == len(cert["games"]["black-maria"]["failures"][0]["trace"])
+    assert len(drawn) == stepper.locator("ol.steps li").count()
+    # the violating step's state, as the page draws it before any script runs, is the last one rebuilt
+    source = render_html(cert).split('id="failure-black-maria-0"')[1]
+    assert f'<section class="panel after"><h4>after</h4><div class="slot">{drawn[-1]}</div>' in source
+    as_parsed = "(html) => { const t = document.createElement('template'); t.innerHTML = html; return t.innerHTML; }"
+    for k in (1, 2, 3, len(drawn) // 2, len(drawn)):
+        stepper.locator("ol.steps li").nth(k - 1).locator("button").click()
+        shown = stepper.locator(".panel.after > div.slot").inner_html()
+        assert shown == page.evaluate(as_parsed, drawn[k - 1]), k
+        if k > 1:
+            assert stepper.locator(".panel.before > div.slot").inner_html() == page.evaluate(as_parsed, drawn[k - 2]), k
+    assert "seat" in drawn[-1] and page.problems == []
+
+
+def test_the_script_rebuilds_the_certificates_states_as_python_unpacks_them(page: Any, packed: dict[str, Any]) -> None:
+    rebuilt = page.evaluate(
+        """() => {
+          const c = JSON.parse(document.getElementById("certificate").textContent);
+          const out = {};
+          for (const [game, g] of Object.entries(c.games))
+            out[game] = Object.values(g.traces || {}).map((t) => unpackStates(t.states));
+          return out;
+        }"""
+    )
+    want = {g: [unpack_states(t["states"]) for t in d["traces"].values()] for g, d in packed["games"].items()}
+    assert rebuilt == want and all(want.values())

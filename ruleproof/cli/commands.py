@@ -71,7 +71,8 @@ def build_parser() -> Parser:
     add_to(c)  # every certify flag, from the one table (ruleproof.cli.options.FLAGS)
 
     r = sub.add_parser("replay", parents=[common], help="re-run a saved failure trace: FIXED or still FAILED")
-    r.add_argument("trace", metavar="TRACE")
+    r.add_argument("trace", metavar="TRACE", help="a trace file saved by certify, or a certificate (--json)")
+    r.add_argument("--clause", metavar="CLAUSE", help="with a certificate: replay this clause's (first) counterexample")
     add_to(r, ("engine", "engine-cmd", "timeout"))
 
     s = sub.add_parser(
@@ -361,12 +362,47 @@ def read_json_file(path: str, what: str) -> Any:
         raise UsageError(f"{what} {path}: JSON nested too deeply") from None
 
 
-def load_trace(path: str) -> Trace:
-    """A replayable trace of a game the kit knows, or a ``UsageError`` naming the file and field."""
+def trace_of_certificate(data: dict[str, Any], path: str, clause: str | None) -> dict[str, Any]:
+    """A certificate's counterexample (of ``clause``, or its only failing clause) as a trace file has it;
+    the certificate in any format (``unpack``)."""
+    from ruleproof.model.findings import TRACE_FORMAT, Finding
+    from ruleproof.model.traces import unpack
+
+    try:
+        games = unpack(data).get("games")
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        raise UsageError(f"certificate {path}: its traces do not unpack (not a format this ruleproof reads)") from None
+    found = [
+        (str(game), f)
+        for game, g in (games.items() if isinstance(games, dict) else ())
+        if isinstance(g, dict) and isinstance(g.get("failures"), list)
+        for f in g["failures"]
+        if isinstance(f, dict) and isinstance(f.get("trace"), list) and isinstance(f.get("clause"), str)
+    ]
+    clauses = list(dict.fromkeys(f["clause"] for _, f in found))
+    if clause is not None:
+        found = [(g, f) for g, f in found if f["clause"] == clause]
+    if not found:
+        which = f" of {clause} (its failing clauses: {', '.join(clauses) or 'none'})" if clause else ""
+        raise UsageError(f"certificate {path}: no counterexample{which} to replay")
+    if clause is None and len(clauses) > 1:
+        raise UsageError(f"certificate {path} fails {', '.join(clauses)}: say which to replay with --clause")
+    game, failure = found[0]
+    violation = Finding.from_json(failure).to_json()
+    return {"ruleproof_trace": TRACE_FORMAT, "game": game, "violation": violation, "steps": failure["trace"]}
+
+
+def load_trace(path: str, clause: str | None = None) -> Trace:
+    """A replayable trace of a game the kit knows (a trace file, or a certificate's counterexample), or a
+    ``UsageError`` naming the file and field."""
     from ruleproof.model.findings import Trace, TraceError
     from ruleproof.properties import available_games
 
     data = read_json_file(path, "trace")
+    if isinstance(data, dict) and "games" in data and "steps" not in data:
+        data = trace_of_certificate(data, path, clause)
+    elif clause is not None:
+        raise UsageError(f"--clause: {path} is a trace file, not a certificate (a trace replays its own clause)")
     try:
         trace = Trace.from_json(data)
     except TraceError as err:
@@ -388,7 +424,7 @@ def cmd_replay(args: argparse.Namespace, out: Console, err: Console) -> int:
     from ruleproof.run.replay import replay
     from ruleproof.transport.checked import CheckedEngine
 
-    trace = load_trace(args.trace)
+    trace = load_trace(args.trace, args.clause)
     timeout = DEFAULT_TIMEOUT if args.timeout is None else parse_seconds(args.timeout, "--timeout")
     argv = parse_command(args.engine_cmd) if args.engine_cmd is not None else ()
     checked = CheckedEngine(open_engine(args.engine, argv, timeout))

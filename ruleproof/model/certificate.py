@@ -4,7 +4,12 @@ Shape (README, "The certificate")::
 
     {"verdict": "pass"|"fail"|"broken", "engine": {...}, "profile": ..., "seed": ...,
      "games": {GAME: {"verdict": ..., "clauses": {ID: {"status": ..., "hits": n}},
-                      "failures": [{"clause", "message", "expected", "got", "trace", ...}]}}}
+                      "failures": [{"clause", "message", "expected", "got", "trace_id", ...}],
+                      "traces": {ID: {"trace": [...], "states": [diffs]}}}}}
+
+Format 2 (``ruleproof.model.traces``) stores each counterexample once per game, its states as diffs;
+``plain_json`` is the same certificate in format 1, every failure with its trace and states whole, as
+``unpack`` gives any certificate back to its readers.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from ruleproof import GAMES, __version__
 from ruleproof.model.engine import AdapterBroken
 from ruleproof.model.errors import InputFileError
 from ruleproof.model.report import GameReport
+from ruleproof.model.traces import PACKED_FORMAT, UNPACKED_FORMAT, pack, unpack
 
-CERTIFICATE_FORMAT = 1  # bumped when a field changes meaning; ruleproof/schemas/certificate.json is its schema
+# bumped when a field changes meaning; ruleproof/schemas/certificate.json is its schema (of every format read)
+CERTIFICATE_FORMAT = PACKED_FORMAT
 
 
 # a certificate's fields that differ between two runs of one seed: when, how long, and what a call cost
@@ -88,8 +95,13 @@ class Certificate:
         return paths[index] if index < len(paths) else None
 
     def to_json(self) -> dict[str, Any]:
+        """The ``--json`` file: format 2, each trace once per game, its states as diffs."""
+        return pack(self.plain_json())
+
+    def plain_json(self) -> dict[str, Any]:
+        """The same certificate in format 1 (``unpack(to_json())``): what the reports in this process draw."""
         return {
-            "ruleproof_certificate": CERTIFICATE_FORMAT,
+            "ruleproof_certificate": UNPACKED_FORMAT,
             "verdict": self.verdict,
             "engine": self.engine,
             "profile": self.profile,
@@ -132,7 +144,7 @@ class Certificate:
         if not isinstance(data, dict) or not isinstance(data.get("games"), dict):
             raise CertificateError("a certificate is a JSON object with `games`")
         try:
-            return cls._parse(data)
+            return cls._parse(unpack(data))
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise CertificateError(f"not a certificate this ruleproof reads ({type(err).__name__}: {err})") from None
 

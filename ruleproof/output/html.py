@@ -2,7 +2,10 @@
 
 The page is rendered with Jinja2 (autoescaping on: every engine-supplied string
 is untrusted) from the certificate JSON, and embeds that very JSON, so the page
-and ``--json`` never disagree.  No network: the style and the script are
+and ``--json`` never disagree.  The step-through's state after each step is drawn
+here, but embedded as diffs from the step before (``ruleproof.model.traces``),
+which the page's script rebuilds: a counterexample of a few hundred steps is not
+a few hundred whole tables.  No network: the style and the script are
 inline, and a Content-Security-Policy admits only those two, by hash, so even a
 string that escaped escaping could not run or fetch anything.
 """
@@ -22,6 +25,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from ruleproof.model.clauses import clause_text
+from ruleproof.model.traces import Diff, pack_states, trace_id, unpack
 from ruleproof.output.drawn import Drawn, drawn, seats_named
 from ruleproof.output.files import write_atomic
 from ruleproof.output.render import Step, differing, length_note, step_line, steps_of, unconfirmed_note
@@ -408,10 +412,55 @@ def environment() -> Environment:
     )
 
 
+TAG_START = re.compile(r"(?=<)")
+
+
+@frozen
+class Views:
+    """A step-through's drawn states, embedded once per page: ``diffs`` for the first stepper that draws
+    them, None for a later one (another clause's failure with the same counterexample), which reads
+    the first one's by ``key``."""
+
+    key: str
+    diffs: list[Diff] | None
+
+
+def drawn_views(steps: tuple[StepView, ...], draw: Any) -> list[list[list[str]]]:
+    """The state after each step as the page draws it (``draw``: the template's ``state_or_note``): its
+    HTML as lines, each line cut before every tag (report.js joins the pieces, then the lines)."""
+    return [[TAG_START.split(line) for line in str(draw(sv, "")).split("\n")] for sv in steps]
+
+
+class PageViews:
+    """``views`` for the template: each distinct step-through's diffs, the first time it is drawn.  Each
+    step's drawn state is a diff from the step before: lines are matched first, then the pieces of a
+    changed line, so a step costs the few pieces it changed, and matching it stays cheap."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def __call__(self, steps: tuple[StepView, ...], draw: Any) -> Views:
+        drawn = drawn_views(steps, draw)
+        key = trace_id({"views": drawn})
+        first = key not in self.seen
+        self.seen.add(key)
+        return Views(key, pack_states(drawn) if first else None)  # diffed once: the costly part
+
+
+def _unpacked(certificate: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The certificate with its failures' traces and states whole (format 1); a hand-made one whose
+    traces do not unpack is drawn as it is, without them."""
+    try:
+        return unpack(certificate)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return certificate
+
+
 def render_html(certificate: Mapping[str, Any]) -> str:
-    """The whole page for a certificate (``Certificate.to_json()``)."""
+    """The whole page for a certificate (``Certificate.to_json()``, or a format 1 one), embedded as given."""
     style, script = _asset("report.css"), _asset("report.js")
-    games = [game_view(g, d) for g, d in _dict(certificate.get("games")).items() if isinstance(d, dict)]
+    plain_certificate = _unpacked(certificate)
+    games = [game_view(g, d) for g, d in _dict(plain_certificate.get("games")).items() if isinstance(d, dict)]
     failing = [g for g in games if g.deviations or g.consequences]  # the summary at the top: these games
     engine = _dict(certificate.get("engine"))
     return (
@@ -432,6 +481,7 @@ def render_html(certificate: Mapping[str, Any]) -> str:
             other=run_facts(certificate),
             markdown=markdown,
             plain=plain,
+            views=PageViews(),
             style=Markup(style),  # the kit's own files, not engine data
             script=Markup(script),
             csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; img-src data:",

@@ -68,7 +68,7 @@ def print_report(out: Console, cert: Certificate) -> None:
             print_broken(out, r.game, r.broken)
         if r.kit_error:
             out.print(f"[bold red]kit error[/] ({r.game}): {escape(r.kit_error)} (a bug of ruleproof, not the engine)")
-        data = cert.to_json()["games"][r.game]  # drawn from the certificate JSON, as --json and --html have it
+        data = cert.plain_json()["games"][r.game]  # drawn from the certificate JSON (unpacked), as --html has it
         for failure in data["failures"]:  # an xfail (declared in --expect) is shown, but not as a failure
             out.print(
                 render_failure(r.game, failure, data["clauses"].get(failure["clause"])), soft_wrap=True

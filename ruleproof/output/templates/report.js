@@ -1,5 +1,32 @@
 // ruleproof report: clause filters and the counterexample step-through. Reads only the page itself.
 "use strict";
+// A diff of ruleproof.model.traces applied to a value: {} unchanged, {is: V} V whole, {set: {K: D}, del: [K]}
+// an object's keys, {splice: [[I, N, [V]]], at: {J: D}} a list's N items at I replaced by the Vs, then item J patched.
+const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const put = (o, k, v) => Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+const patch = (a, d) => {
+  if (own(d, "is")) return d.is;
+  if (own(d, "set") || own(d, "del")) {
+    const gone = new Set(d.del || []), set = d.set || {}, out = {};
+    for (const k of Object.keys(a)) if (!gone.has(k)) put(out, k, own(set, k) ? patch(a[k], set[k]) : a[k]);
+    for (const k of Object.keys(set)) if (!own(a, k)) put(out, k, patch(null, set[k]));
+    return out;
+  }
+  if (own(d, "splice") || own(d, "at")) {
+    let items = a;
+    if (own(d, "splice")) {
+      items = [];
+      let start = 0;
+      for (const [index, removed, added] of d.splice) { items.push(...a.slice(start, index), ...added); start = index + removed; }
+      items = items.concat(a.slice(start));
+    }
+    const at = d.at || {};
+    return items.map((x, i) => (own(at, String(i)) ? patch(x, at[String(i)]) : x));
+  }
+  return a;
+};
+// a trace's states from their diffs, the first from null
+const unpackStates = (diffs) => { let state = null; return diffs.map((d) => (state = patch(state, d))); };
 for (const game of document.querySelectorAll("section.game")) {
   const boxes = [...game.querySelectorAll(".filters input")];
   const refilter = () => {
@@ -15,8 +42,16 @@ for (const stepper of document.querySelectorAll(".stepper")) {
   const q = (sel) => stepper.querySelector(sel);
   const list = q("ol.steps");  // scrolled by hand: scrollIntoView would scroll the whole page on load
   const note = (text) => { const p = document.createElement("p"); p.className = "note"; p.textContent = text; return p; };
+  // each step's table as the kit drew it (escaped there), its pieces of HTML rebuilt from the diffs (the
+  // page holds them once, with the first stepper that draws them)
+  const data = document.querySelector(`script.views[data-key="${stepper.dataset.views}"]`);
+  const views = (data ? unpackStates(JSON.parse(data.textContent)) : []).map((lines) => {
+    const view = document.createElement("template");
+    view.innerHTML = lines.map((pieces) => pieces.join("")).join("\n");
+    return view;
+  });
   const fill = (slot, k) => {
-    const view = q(`template.view[data-step="${k}"]`);
+    const view = views[k - 1];
     slot.replaceChildren(view ? view.content.cloneNode(true) : note(k < 1 ? "no game yet" : "state not recorded"));
   };
   const show = (k) => {

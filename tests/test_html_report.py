@@ -7,7 +7,6 @@ import hashlib
 import html
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,21 +17,11 @@ from markupsafe import escape
 from ruleproof.cli import main
 from ruleproof.model.traces import pack, unpack_states
 from ruleproof.output.html import render_html
+from tests.browser import launched
 from tests.report_samples import certificate, played_failure
 
 pytestmark = pytest.mark.xdist_group("html-report")  # one worker, so one browser is started
 
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
-# The flags the kit's CI uses: no sandbox in containers, and nothing that phones home.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 EMBEDDED = re.compile(r'<script type="application/json" id="certificate">(.*?)</script>', re.S)
 HOSTILE = '</script><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
 
@@ -234,14 +223,7 @@ def test_an_unwritable_html_path_is_a_one_line_usage_error(tmp_path: Path, capsy
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (apt-get install -y chromium; .ci/run installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    yield from launched()
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ import pytest
 
 from ruleproof.output.matrix import schema_errors
 from ruleproof.run.matrix import CELL, NOT_COUNTED, history
+from tests.browser import launched
 from tests.cli_helpers import BROKEN, INPROC, PY, ROOT, one_line_error, run_main
 
 pytestmark = pytest.mark.xdist_group("matrix")  # one worker certifies the matrix once and starts one browser
@@ -247,16 +248,7 @@ def test_the_example_matrix_lists_engines_that_exist() -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from tests.test_html_report import CHROMIUM, CHROMIUM_ARGS
-
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (apt-get install -y chromium; .ci/run installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    yield from launched()
 
 
 @pytest.fixture

@@ -449,8 +449,9 @@ def test_the_failure_is_the_first_line_of_the_summary_and_of_junit_named_as_the_
     assert cases[("ruleproof.moon", "MOON-SCORE-1")] == headline or not xdist[1].startswith("no:")
     assert str(cases[("ruleproof.moon", "MOON-SCORE-1")]).startswith(headline)  # xdist sends the text whole
     assert cases[("ruleproof.moon", "MOON-BID-1")] is None
-    run_main(capsys, "certify", "--engine", mutant, "--game", "moon", "--profile", "dev", "--seed", "1",
-             "--junit", str(cli), "--traces", str(pytester.path / "t"))  # fmt: skip
+    status, _, err = run_main(capsys, "certify", "--engine", mutant, "--game", "moon", "--profile", "dev",
+                              "--seed", "1", "--junit", str(cli), "--traces", str(pytester.path / "t"))  # fmt: skip
+    assert status == 1, err[-3000:]
     assert set(cases) <= set(junit_cases(cli)), "the plugin's cases are named as the command's"
 
 

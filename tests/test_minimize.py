@@ -499,3 +499,39 @@ def test_idiot_fresh_deals_are_valid_and_play_on_makes_progress() -> None:
     snap = Snapshot(state, tuple(engine.legal_moves()))
     assert snap.phase == "swap" and snap.moves[0]["type"] == "swap"  # the first listed would swap back and forth
     assert props(setup, Ledger()).play_on(snap) == {"type": "ready"}
+
+
+def test_recall_answers_what_the_engine_answered_at_the_same_position_without_a_call() -> None:
+    """The minimizer's replays through ``Recall``: a candidate replayed again costs no call; one that
+    shares its beginning with an earlier one costs only the moves that bring the engine there and what
+    is new; and every replay plays what a replay on the engine itself plays, even after the engine was
+    driven elsewhere in between."""
+    from ruleproof.run.minimize import lenient_replay
+    from ruleproof.run.recall import Recall
+    from ruleproof.run.replay import replay
+
+    engine, props, clause, trace, _ = _mutant_case("SpadeHonoursUnderStandard")
+    recall = Recall(engine)
+    direct, recalled = lenient_replay(engine, props, clause), lenient_replay(recall, props, clause)
+    cut = Trace(trace.game, trace.events[: len(trace.events) - 5])
+    limit = len(trace.events) + 60
+    before = engine.calls
+    fresh = direct(cut, limit)
+    fresh_calls = engine.calls - before
+    assert fresh is not None
+
+    before = engine.calls
+    assert recalled(cut, limit) == fresh
+    assert engine.calls - before == fresh_calls, "nothing known yet: every call made"
+    before = engine.calls
+    assert recalled(cut, limit) == fresh
+    assert engine.calls == before, "the same replay again: answered from what the engine said"
+
+    replay(trace, engine, props)  # the engine driven elsewhere: the recall's idea of where it is is stale
+    shorter = Trace(trace.game, trace.events[: len(trace.events) - 9])
+    before = engine.calls
+    again = recalled(shorter, limit)
+    recalled_calls = engine.calls - before
+    before = engine.calls
+    assert again == direct(shorter, limit)
+    assert 0 < recalled_calls < engine.calls - before, "the known beginning costs its moves alone"

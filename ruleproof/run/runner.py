@@ -31,12 +31,14 @@ from ruleproof.model.fixtures import Fixture
 from ruleproof.model.report import NOT_REPRODUCED, Failure, GameReport, Stopped
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import GameProperties, Ledger, rules_judged
+from ruleproof.properties.contract import CONTRACT_DETERMINISM
 from ruleproof.run.causes import Cause, FindingStore
 from ruleproof.run.events import ClauseFailed, Emit, Estimated, Explored, GameStarted, StageStarted, nothing
 from ruleproof.run.fixtures import run_fixture
 from ruleproof.run.minimize import lenient_replay, minimize
 from ruleproof.run.parts import ShardJob, expected_calls, explore_shard, kit_error, run_head, steps_for
 from ruleproof.run.profiles import PROFILES, Profile, hypothesis_settings
+from ruleproof.run.recall import Recall
 from ruleproof.run.replay import replay
 from ruleproof.run.replay import together as replayed_together
 from ruleproof.run.shards import EXPLORED, Found, Shard, absorb_causes, plan
@@ -389,7 +391,10 @@ def _minimize_all(run: GameRun, profile: Profile, explored: int, declared: JSONO
     # share of what is left (what one does not use goes to the next), not the first few all of it
     budget.waiting = sum(1 for c in causes if _minimizable(c))
     # the shallowest counterexamples first: they cost least, and what they leave goes to the deeper ones
-    settled = [_settle(run, cause, profile, declared, budget) for cause in sorted(causes, key=lambda c: c.start.depth)]
+    # the causes' replays share one recall: causes that start from one counterexample replay it once
+    recall = Recall(run.engine)
+    ordered = sorted(causes, key=lambda c: c.start.depth)
+    settled = [_settle(run, cause, profile, declared, budget, recall) for cause in ordered]
     rank = {key: i for i, key in enumerate(store.causes)}  # reported in the order first seen
     run.draft.failures.extend(_distinct(sorted(settled, key=lambda f: rank.get(f.finding.key, len(rank)))))
     run.draft.stats["replays"] = budget.replays
@@ -439,7 +444,9 @@ def _minimizable(cause: Cause) -> bool:
     return cause.start.source == "properties" or not cause.kept.finding.signature.startswith("fixture:")
 
 
-def _settle(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget) -> Failure:
+def _settle(
+    run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget, recall: Recall
+) -> Failure:
     """One cause's failure: its counterexample minimized (independent of other violations if it can be),
     confirmed by a replay, with what broke in the same step and what it follows from.
 
@@ -448,22 +455,27 @@ def _settle(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, 
     exploration."""
     before = run.engine.calls
     try:
-        return _minimized(run, cause, profile, declared, budget)
+        return _minimized(run, cause, profile, declared, budget, recall)
     finally:
         budget.left -= run.engine.calls - before
 
 
-def _minimized(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget) -> Failure:
-    """``_settle``'s work: the minimizer, the confirming replay and the failure it gives."""
+def _minimized(
+    run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget, recall: Recall
+) -> Failure:
+    """``_settle``'s work: the minimizer (its replays answered by ``recall`` where they can be), the
+    confirming replay on the engine itself and the failure it gives."""
     engine, props_cls = run.engine, run.props_cls
     start, clause, signature = cause.start, cause.clause, cause.kept.finding.signature
     trace, hint = start.trace, cause.earlier
     if _minimizable(cause) and budget.left > 0:
+        # CONTRACT-DET-1 is about the engine answering the same twice: never answered from what it said once
+        replays = engine if clause == CONTRACT_DETERMINISM else recall
         small = minimize(
             trace,
-            _reproduces(engine, props_cls, clause, signature),
+            _reproduces(replays, props_cls, clause, signature),
             budget=profile.minimize_replays,
-            lenient=lenient_replay(engine, props_cls, clause, signature),  # a dropped move strands nothing
+            lenient=lenient_replay(replays, props_cls, clause, signature),  # a dropped move strands nothing
             calls=(lambda: engine.calls, budget.share()),
             setups=lambda setup: props_cls.smaller_setups(setup, declared),
             adapt=props_cls.adapt_deal,

@@ -111,6 +111,21 @@ def test_keeps_only_what_the_violation_needs() -> None:
     assert result.trace.game == GAME
 
 
+def test_quick_runs_only_the_cheap_passes_and_the_whole_minimizer_goes_on_from_there() -> None:
+    """``quick`` (a game's first look at every failure): earlier games, probes and the hoist, once; the
+    earlier rounds and the moves the violation does not need are left to the whole minimizer."""
+    events = build(games=3, rounds=3, moves=20)
+    last_game = max(i for i, e in enumerate(events) if e.kind == "new_game")
+    last_deal = max(i for i, e in enumerate(events) if e.kind == "apply" and e.value["type"] == "deal")
+    required = [events[last_game], events[last_deal], events[last_deal + 3], events[last_deal + 10]]
+    quick = run(events, needs(*required, violation=events[-1]), quick=True)
+    assert quick.trace.events[0] == events[last_game], "the earlier games are dropped"
+    assert not any(e.kind == "reject" for e in quick.trace.events[:-1]), "and the probes before the violation"
+    assert sum(e.value.get("type") == "deal" for e in quick.trace.events) == 3, "not the earlier rounds"
+    rest = minimize(quick.trace, needs(*required, violation=events[-1]), budget=100)
+    assert list(rest.trace.events) == [*required, events[-1]]
+
+
 def test_typical_trace_reaches_a_few_dozen_events_within_100_replays() -> None:
     # 3 games, ~280 events; the violation depends on 13 moves of its own round and the dealer rotation
     events = build(games=3, rounds=3, moves=25)
@@ -202,11 +217,12 @@ def test_a_budget_of_engine_calls_stops_starting_replays() -> None:
         return inner(trace)
 
     result = run(events, reproduces, budget=1000, calls=(lambda: calls[0], 150))
-    # no replay starts once 150 calls are spent: the last one started below 150 and cost at most the input
-    assert calls[0] < 150 + len(events)
+    # no replay starts that may overrun the 150 calls (at worst two a replayed event; here one): within them
+    assert calls[0] <= 150
     assert result.replays < 1000
-    again = run(events, needs(events[5], violation=events[-1]), budget=result.replays)
-    assert again.trace == result.trace  # the same replays, counted either way: the same trace
+    spent, calls[0] = calls[0], 0
+    again = run(events, reproduces, budget=1000, calls=(lambda: calls[0], 150))
+    assert again == result and calls[0] == spent  # counts, never seconds: the same replays, the same trace
 
 
 def test_the_violating_game_alone_is_replayed_first() -> None:

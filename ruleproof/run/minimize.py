@@ -111,6 +111,7 @@ def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: 
     calls: Calls | None = None,
     adapt: AdaptDeal | None = None,
     fresh: FreshDeal | None = None,
+    quick: bool = False,
 ) -> Minimized:
     """The smallest trace found within ``budget`` calls of ``reproduces`` (or of ``lenient``).
 
@@ -125,6 +126,9 @@ def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: 
     ``calls``, no replay starts once the engine has answered that many calls
     since the start: a replay of a short candidate costs little, so counting
     engine calls buys many more of them than counting replays would.
+    With ``quick``, only the passes that cost a few replays run, once (1 to 5): what
+    the first look at every failure of a game spends, before any gets the costly
+    passes (fresh deals, earlier rounds, ddmin over the moves).
     """
     work = _Work(trace, reproduces, budget, lenient, calls)
     tables = setups if adapt is not None else None
@@ -137,6 +141,8 @@ def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: 
                 _smaller_setups(work, setups, adapt)
             _hoist_violation(work)
             _play_on(work)
+            if quick:
+                break
             if fresh is not None:
                 _fresh_deals(work, fresh, tables)
             _drop_rounds(work)
@@ -193,6 +199,12 @@ class _Work:
             return 0
         return self.budget - self.replays
 
+    def affords(self, events: int) -> bool:
+        """Whether the calls left pay for replaying ``events`` events at worst (an ``apply`` and a
+        ``legal_moves`` each, and the ``new_game``): a replay that may overrun the budget is not started,
+        so what one failure leaves goes to the next and the game's calls stay within its budget."""
+        return self.calls is None or self.calls[1] - (self.calls[0]() - self.calls_at_start) >= 2 * events + 2
+
     def ids(self) -> set[int]:
         return {i for i, _ in self.pairs}
 
@@ -215,7 +227,7 @@ class _Work:
             return self._attempt_lenient(pairs, candidate, key, force=force)
         if key in self.cache:
             upto = self.cache[key]
-        elif self.left() <= 0:
+        elif self.left() <= 0 or not (force or self.affords(len(pairs))):
             return False
         else:
             self.replays += 1
@@ -237,7 +249,7 @@ class _Work:
         limit = len(self.pairs) if force else len(self.pairs) - 1 if self.clean else 2 * len(self.pairs)
         if key in self.played:
             played = self.played[key]
-        elif self.left() <= 0:
+        elif self.left() <= 0 or not (force or self.affords(limit)):
             return False
         else:
             self.replays += 1

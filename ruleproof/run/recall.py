@@ -57,7 +57,8 @@ def _key(value: Any) -> bytes:
 
 def _give(answer: Answer) -> Any:
     if isinstance(answer, EngineError):
-        raise answer
+        # raised afresh each time: a kept error would otherwise gather every replay's frames in its traceback
+        raise answer.with_traceback(None)
     return answer
 
 
@@ -144,7 +145,7 @@ class Recall(CheckedEngine):
         try:
             answer = call()
         except EngineError as err:
-            answer = err
+            answer = err.with_traceback(None)  # kept as an answer: not the frames that raised it
         self._there, self._calls = then or at, self.real.calls
         return answer
 

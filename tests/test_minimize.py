@@ -473,7 +473,10 @@ def test_fresh_deals_played_on_find_a_shorter_game() -> None:
     events = [new_game(players=4), deal("recorded"), *[play(f"m{i}") for i in range(40)]]
     lucky = FRESH_DEALS - 2  # only this seed's deal, at two players, breaks the rule within a few moves
 
+    tables: list[int] = []
+
     def fresh(setup: Setup, seed: int) -> Any:
+        tables.append(setup.players)
         return {"type": "deal", "hands": [[f"seed{seed}/{setup.players}"]]}
 
     def lenient(candidate: Trace, limit: int) -> Played | None:
@@ -496,6 +499,8 @@ def test_fresh_deals_played_on_find_a_shorter_game() -> None:
     assert result.trace.events[0].value["players"] == 2
     assert result.trace.events[1].value["hands"] == [[f"seed{lucky}/2"]]
     assert len(result.trace.events) == 5
+    # once a deal at a smaller table is kept, no deal at the trace's first table (4 players) is tried
+    assert 4 not in tables and tables.count(3) == FRESH_DEALS, tables
 
 
 def test_idiot_fresh_deals_are_valid_and_play_on_makes_progress() -> None:

@@ -411,7 +411,8 @@ def _fresh_deals(work: _Work, fresh: FreshDeal, setups: Setups | None) -> None:
 
     The properties shuffle them by fixed seeds (the same trace gives the same candidates), at the
     smallest smaller tables first (two players, then three: a rule about the turn order may need
-    three), then at the trace's own; every deal that shows the clause sooner
+    three), then at the trace's own (unless a smaller table's deal was kept: the trace's first table
+    is then a larger one, and its deals are not paid for); every deal that shows the clause sooner
     is kept, so each later one must show it sooner still.  A rule broken whenever some cards meet
     (a rank on a rank, a burn) shows within a few turns of many deals, where deleting moves from the
     recorded game cannot move those cards any closer.
@@ -422,15 +423,19 @@ def _fresh_deals(work: _Work, fresh: FreshDeal, setups: Setups | None) -> None:
         return  # a game of several rounds (or with events before its deal) keeps its deals
     (new_game_id, first), deal_id = game[0], rounds[0][0][0]
     current = Setup.from_json(first.value)
-    tables = [*(list(setups(current))[:FRESH_TABLES] if setups is not None else []), current]
-    for setup in tables:
+    smaller = list(setups(current))[:FRESH_TABLES] if setups is not None else []
+    moved = False  # a deal at a smaller table was kept: the trace's own table can only be a larger one now
+    for setup in [*smaller, current]:
+        if moved and setup is current:
+            return
         for seed in range(FRESH_DEALS):
             if work.left() <= 0:
                 return
             deal = fresh(setup, seed)
             if deal is None:
                 return
-            work.attempt([(new_game_id, Event("new_game", setup.to_json())), (deal_id, Event("apply", deal))])
+            kept = work.attempt([(new_game_id, Event("new_game", setup.to_json())), (deal_id, Event("apply", deal))])
+            moved = moved or (kept and setup is not current)
 
 
 def _drop_rounds(work: _Work) -> None:

@@ -126,6 +126,28 @@ def test_quick_runs_only_the_cheap_passes_and_the_whole_minimizer_goes_on_from_t
     assert list(rest.trace.events) == [*required, events[-1]]
 
 
+def test_a_trace_at_the_floor_is_not_searched_further() -> None:
+    """new_game, the deal and the violation at a table with none smaller: nothing can be shorter, so
+    no fresh deal nor any other candidate is replayed after the confirming one."""
+    from ruleproof.run.minimize import Played
+
+    events = [new_game(players=2), deal("recorded"), play("violation")]
+    replays: list[Trace] = []
+
+    def lenient(candidate: Trace, limit: int) -> Played | None:
+        replays.append(candidate)
+        played = candidate.events[:3] if candidate.events[1] == events[1] and limit >= 3 else ()
+        return Played(tuple(played), tuple(range(len(played)))) if played else None
+
+    fresh = lambda setup, seed: {"type": "deal", "hands": [[f"seed{seed}"]]}  # noqa: E731 - a stand-in
+    none_smaller = lambda setup: []  # noqa: E731 - two players: the smallest table
+    result = run(events, needs(violation=play("never")), lenient=lenient, fresh=fresh, setups=none_smaller)
+    assert list(result.trace.events) == events and len(replays) == 1, replays
+    lower = lambda setup: [Setup(setup.game, 2, 0, {"target": 50})]  # noqa: E731 - a lower target
+    run(events, needs(violation=play("never")), lenient=lenient, fresh=fresh, setups=lower)
+    assert len(replays) > 2, "with a smaller setup to try, the search goes on"
+
+
 def test_typical_trace_reaches_a_few_dozen_events_within_100_replays() -> None:
     # 3 games, ~280 events; the violation depends on 13 moves of its own round and the dealer rotation
     events = build(games=3, rounds=3, moves=25)

@@ -133,7 +133,7 @@ def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: 
     work = _Work(trace, reproduces, budget, lenient, calls)
     tables = setups if adapt is not None else None
     if work.confirm():
-        while work.left() > 0:
+        while work.left() > 0 and not _at_floor(work, setups):
             before = work.size()
             _drop_games(work)
             _drop_probes(work)
@@ -141,7 +141,7 @@ def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: 
                 _smaller_setups(work, setups, adapt)
             _hoist_violation(work)
             _play_on(work)
-            if quick:
+            if quick or _at_floor(work, setups):
                 break
             if fresh is not None:
                 _fresh_deals(work, fresh, tables)
@@ -277,6 +277,20 @@ class _Work:
     def without(self, removed: Iterable[int]) -> list[tuple[int, Event]]:
         gone = set(removed)
         return [(i, e) for i, e in self.pairs if i not in gone]
+
+
+def _at_floor(work: _Work, setups: Setups | None) -> bool:
+    """No trace can be smaller: one game of its ``new_game``, its deal and the violation (or the
+    ``new_game`` and the violation), independent of any other, at a setup with none smaller."""
+    pairs = work.pairs
+    if not work.clean or len(pairs) > 3 or len(_games(pairs)) > 1 or (len(pairs) == 3 and not _is_deal(pairs[1][1])):
+        return False
+    if setups is None:
+        return True
+    try:
+        return not list(setups(Setup.from_json(pairs[0][1].value)))
+    except ValueError:
+        return False
 
 
 def _size(pairs: list[tuple[int, Event]]) -> tuple[int, int]:

@@ -54,6 +54,16 @@ def test_black_maria_house_rules_fail_exactly_their_clauses(black_maria_report: 
 
 
 @BM
+def test_a_failing_engine_makes_at_most_2_5_calls_a_step_minimizing_at_most_a_fifth(
+    black_maria_report: GameReport,
+) -> None:
+    # in process as behind a pipe without `moves`: two calls a step to explore, the rest shared out (Profile)
+    stats = black_maria_report.stats
+    assert stats["calls"] <= 2.5 * stats["steps"], stats
+    assert stats["minimize_calls"] <= stats["calls"] / 5, stats
+
+
+@BM
 def test_each_house_rule_is_one_deviation_and_what_it_drags_along_follows_it(black_maria_report: GameReport) -> None:
     r = black_maria_report
     # three deviations, one per house rule, each with what broke in the same step and observed the same

@@ -111,6 +111,43 @@ def test_keeps_only_what_the_violation_needs() -> None:
     assert result.trace.game == GAME
 
 
+def test_quick_runs_only_the_cheap_passes_and_the_whole_minimizer_goes_on_from_there() -> None:
+    """``quick`` (a game's first look at every failure): earlier games, probes and the hoist, once; the
+    earlier rounds and the moves the violation does not need are left to the whole minimizer."""
+    events = build(games=3, rounds=3, moves=20)
+    last_game = max(i for i, e in enumerate(events) if e.kind == "new_game")
+    last_deal = max(i for i, e in enumerate(events) if e.kind == "apply" and e.value["type"] == "deal")
+    required = [events[last_game], events[last_deal], events[last_deal + 3], events[last_deal + 10]]
+    quick = run(events, needs(*required, violation=events[-1]), quick=True)
+    assert quick.trace.events[0] == events[last_game], "the earlier games are dropped"
+    assert not any(e.kind == "reject" for e in quick.trace.events[:-1]), "and the probes before the violation"
+    assert sum(e.value.get("type") == "deal" for e in quick.trace.events) == 3, "not the earlier rounds"
+    rest = minimize(quick.trace, needs(*required, violation=events[-1]), budget=100)
+    assert list(rest.trace.events) == [*required, events[-1]]
+
+
+def test_a_trace_at_the_floor_is_not_searched_further() -> None:
+    """new_game, the deal and the violation at a table with none smaller: nothing can be shorter, so
+    no fresh deal nor any other candidate is replayed after the confirming one."""
+    from ruleproof.run.minimize import Played
+
+    events = [new_game(players=2), deal("recorded"), play("violation")]
+    replays: list[Trace] = []
+
+    def lenient(candidate: Trace, limit: int) -> Played | None:
+        replays.append(candidate)
+        played = candidate.events[:3] if candidate.events[1] == events[1] and limit >= 3 else ()
+        return Played(tuple(played), tuple(range(len(played)))) if played else None
+
+    fresh = lambda setup, seed: {"type": "deal", "hands": [[f"seed{seed}"]]}  # noqa: E731 - a stand-in
+    none_smaller = lambda setup: []  # noqa: E731 - two players: the smallest table
+    result = run(events, needs(violation=play("never")), lenient=lenient, fresh=fresh, setups=none_smaller)
+    assert list(result.trace.events) == events and len(replays) == 1, replays
+    lower = lambda setup: [Setup(setup.game, 2, 0, {"target": 50})]  # noqa: E731 - a lower target
+    run(events, needs(violation=play("never")), lenient=lenient, fresh=fresh, setups=lower)
+    assert len(replays) > 2, "with a smaller setup to try, the search goes on"
+
+
 def test_typical_trace_reaches_a_few_dozen_events_within_100_replays() -> None:
     # 3 games, ~280 events; the violation depends on 13 moves of its own round and the dealer rotation
     events = build(games=3, rounds=3, moves=25)
@@ -202,11 +239,12 @@ def test_a_budget_of_engine_calls_stops_starting_replays() -> None:
         return inner(trace)
 
     result = run(events, reproduces, budget=1000, calls=(lambda: calls[0], 150))
-    # no replay starts once 150 calls are spent: the last one started below 150 and cost at most the input
-    assert calls[0] < 150 + len(events)
+    # no replay starts that may overrun the 150 calls (at worst two a replayed event; here one): within them
+    assert calls[0] <= 150
     assert result.replays < 1000
-    again = run(events, needs(events[5], violation=events[-1]), budget=result.replays)
-    assert again.trace == result.trace  # the same replays, counted either way: the same trace
+    spent, calls[0] = calls[0], 0
+    again = run(events, reproduces, budget=1000, calls=(lambda: calls[0], 150))
+    assert again == result and calls[0] == spent  # counts, never seconds: the same replays, the same trace
 
 
 def test_the_violating_game_alone_is_replayed_first() -> None:
@@ -457,7 +495,10 @@ def test_fresh_deals_played_on_find_a_shorter_game() -> None:
     events = [new_game(players=4), deal("recorded"), *[play(f"m{i}") for i in range(40)]]
     lucky = FRESH_DEALS - 2  # only this seed's deal, at two players, breaks the rule within a few moves
 
+    tables: list[int] = []
+
     def fresh(setup: Setup, seed: int) -> Any:
+        tables.append(setup.players)
         return {"type": "deal", "hands": [[f"seed{seed}/{setup.players}"]]}
 
     def lenient(candidate: Trace, limit: int) -> Played | None:
@@ -480,6 +521,8 @@ def test_fresh_deals_played_on_find_a_shorter_game() -> None:
     assert result.trace.events[0].value["players"] == 2
     assert result.trace.events[1].value["hands"] == [[f"seed{lucky}/2"]]
     assert len(result.trace.events) == 5
+    # once a deal at a smaller table is kept, no deal at the trace's first table (4 players) is tried
+    assert 4 not in tables and tables.count(3) == FRESH_DEALS, tables
 
 
 def test_idiot_fresh_deals_are_valid_and_play_on_makes_progress() -> None:
@@ -499,3 +542,39 @@ def test_idiot_fresh_deals_are_valid_and_play_on_makes_progress() -> None:
     snap = Snapshot(state, tuple(engine.legal_moves()))
     assert snap.phase == "swap" and snap.moves[0]["type"] == "swap"  # the first listed would swap back and forth
     assert props(setup, Ledger()).play_on(snap) == {"type": "ready"}
+
+
+def test_recall_answers_what_the_engine_answered_at_the_same_position_without_a_call() -> None:
+    """The minimizer's replays through ``Recall``: a candidate replayed again costs no call; one that
+    shares its beginning with an earlier one costs only the moves that bring the engine there and what
+    is new; and every replay plays what a replay on the engine itself plays, even after the engine was
+    driven elsewhere in between."""
+    from ruleproof.run.minimize import lenient_replay
+    from ruleproof.run.recall import Recall
+    from ruleproof.run.replay import replay
+
+    engine, props, clause, trace, _ = _mutant_case("SpadeHonoursUnderStandard")
+    recall = Recall(engine)
+    direct, recalled = lenient_replay(engine, props, clause), lenient_replay(recall, props, clause)
+    cut = Trace(trace.game, trace.events[: len(trace.events) - 5])
+    limit = len(trace.events) + 60
+    before = engine.calls
+    fresh = direct(cut, limit)
+    fresh_calls = engine.calls - before
+    assert fresh is not None
+
+    before = engine.calls
+    assert recalled(cut, limit) == fresh
+    assert engine.calls - before == fresh_calls, "nothing known yet: every call made"
+    before = engine.calls
+    assert recalled(cut, limit) == fresh
+    assert engine.calls == before, "the same replay again: answered from what the engine said"
+
+    replay(trace, engine, props)  # the engine driven elsewhere: the recall's idea of where it is is stale
+    shorter = Trace(trace.game, trace.events[: len(trace.events) - 9])
+    before = engine.calls
+    again = recalled(shorter, limit)
+    recalled_calls = engine.calls - before
+    before = engine.calls
+    assert again == direct(shorter, limit)
+    assert 0 < recalled_calls < engine.calls - before, "the known beginning costs its moves alone"

@@ -84,6 +84,11 @@ def build_parser() -> Parser:
         metavar="MODULE:FACTORY",
         help="serve this Python engine instead of the reference (to try an engine behind the pipe)",
     )
+    s.add_argument(
+        "--no-moves",
+        action="store_true",
+        help="declare no `moves` capability (protocol.md §9): a step costs two calls, as an engine without it",
+    )
 
     f = sub.add_parser("fixtures", parents=[common], help="validate fixture files against the fixture schema")
     f.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders (default: the bundled ones)")
@@ -481,7 +486,7 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
     from ruleproof.transport.server import serve
 
     engine = make_engine(args.engine, from_cwd=True) if args.engine else None  # a bad spec: one line (EngineLoadError)
-    return serve(args.game or None, engine=engine)
+    return serve(args.game or None, engine=engine, capabilities=() if args.no_moves else None)
 
 
 def cmd_fixtures(args: argparse.Namespace, out: Console, err: Console) -> int:

@@ -12,7 +12,7 @@ replaying finished games, not all of them: replaying every game cost one more
 engine call per step (a third of a certification).  A game is replayed when
 the calls its replay costs fit in ``DET_SHARE`` calls per step explored so far
 (the first game of an exploration always), a count, so the same seed replays
-the same games.  About one game in five is replayed, finished and unfinished
+the same games.  About one game in ten is replayed, finished and unfinished
 ones alike, which is enough for an engine that carries anything from game to
 game (tests/mutants: CountsGamesHosted).
 
@@ -56,8 +56,8 @@ LONG_FACTOR = 4
 # a state whose moves the engine refused this many times in a row ends the game (nothing more to learn)
 MAX_REFUSALS = 3
 # CONTRACT-DET-1's replays may cost this many engine calls per exploration step (a replay costs its game's
-# events plus one new_game): about one game in five is replayed
-DET_SHARE = 0.2
+# events plus one new_game): about one game in ten is replayed
+DET_SHARE = 0.1
 # one draw per step, below 100: whether to probe (v % ILLEGAL_ODDS) and the pick's low part (v // ILLEGAL_ODDS)
 STEP = st.integers(0, 12 * ILLEGAL_ODDS - 1)
 # the pick's higher part: from a Random seeded once per example by a drawn seed, so a step costs one

@@ -111,6 +111,7 @@ def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: 
     calls: Calls | None = None,
     adapt: AdaptDeal | None = None,
     fresh: FreshDeal | None = None,
+    quick: bool = False,
 ) -> Minimized:
     """The smallest trace found within ``budget`` calls of ``reproduces`` (or of ``lenient``).
 
@@ -125,11 +126,14 @@ def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: 
     ``calls``, no replay starts once the engine has answered that many calls
     since the start: a replay of a short candidate costs little, so counting
     engine calls buys many more of them than counting replays would.
+    With ``quick``, only the passes that cost a few replays run, once (1 to 5): what
+    the first look at every failure of a game spends, before any gets the costly
+    passes (fresh deals, earlier rounds, ddmin over the moves).
     """
     work = _Work(trace, reproduces, budget, lenient, calls)
     tables = setups if adapt is not None else None
     if work.confirm():
-        while work.left() > 0:
+        while work.left() > 0 and not _at_floor(work, setups):
             before = work.size()
             _drop_games(work)
             _drop_probes(work)
@@ -137,6 +141,8 @@ def minimize(  # noqa: PLR0913 - keyword options after the two positional ones: 
                 _smaller_setups(work, setups, adapt)
             _hoist_violation(work)
             _play_on(work)
+            if quick or _at_floor(work, setups):
+                break
             if fresh is not None:
                 _fresh_deals(work, fresh, tables)
             _drop_rounds(work)
@@ -193,6 +199,12 @@ class _Work:
             return 0
         return self.budget - self.replays
 
+    def affords(self, events: int) -> bool:
+        """Whether the calls left pay for replaying ``events`` events at worst (an ``apply`` and a
+        ``legal_moves`` each, and the ``new_game``): a replay that may overrun the budget is not started,
+        so what one failure leaves goes to the next and the game's calls stay within its budget."""
+        return self.calls is None or self.calls[1] - (self.calls[0]() - self.calls_at_start) >= 2 * events + 2
+
     def ids(self) -> set[int]:
         return {i for i, _ in self.pairs}
 
@@ -215,7 +227,7 @@ class _Work:
             return self._attempt_lenient(pairs, candidate, key, force=force)
         if key in self.cache:
             upto = self.cache[key]
-        elif self.left() <= 0:
+        elif self.left() <= 0 or not (force or self.affords(len(pairs))):
             return False
         else:
             self.replays += 1
@@ -237,7 +249,7 @@ class _Work:
         limit = len(self.pairs) if force else len(self.pairs) - 1 if self.clean else 2 * len(self.pairs)
         if key in self.played:
             played = self.played[key]
-        elif self.left() <= 0:
+        elif self.left() <= 0 or not (force or self.affords(limit)):
             return False
         else:
             self.replays += 1
@@ -265,6 +277,20 @@ class _Work:
     def without(self, removed: Iterable[int]) -> list[tuple[int, Event]]:
         gone = set(removed)
         return [(i, e) for i, e in self.pairs if i not in gone]
+
+
+def _at_floor(work: _Work, setups: Setups | None) -> bool:
+    """No trace can be smaller: one game of its ``new_game``, its deal and the violation (or the
+    ``new_game`` and the violation), independent of any other, at a setup with none smaller."""
+    pairs = work.pairs
+    if not work.clean or len(pairs) > 3 or len(_games(pairs)) > 1 or (len(pairs) == 3 and not _is_deal(pairs[1][1])):
+        return False
+    if setups is None:
+        return True
+    try:
+        return not list(setups(Setup.from_json(pairs[0][1].value)))
+    except ValueError:
+        return False
 
 
 def _size(pairs: list[tuple[int, Event]]) -> tuple[int, int]:
@@ -399,7 +425,8 @@ def _fresh_deals(work: _Work, fresh: FreshDeal, setups: Setups | None) -> None:
 
     The properties shuffle them by fixed seeds (the same trace gives the same candidates), at the
     smallest smaller tables first (two players, then three: a rule about the turn order may need
-    three), then at the trace's own; every deal that shows the clause sooner
+    three), then at the trace's own (unless a smaller table's deal was kept: the trace's first table
+    is then a larger one, and its deals are not paid for); every deal that shows the clause sooner
     is kept, so each later one must show it sooner still.  A rule broken whenever some cards meet
     (a rank on a rank, a burn) shows within a few turns of many deals, where deleting moves from the
     recorded game cannot move those cards any closer.
@@ -410,15 +437,19 @@ def _fresh_deals(work: _Work, fresh: FreshDeal, setups: Setups | None) -> None:
         return  # a game of several rounds (or with events before its deal) keeps its deals
     (new_game_id, first), deal_id = game[0], rounds[0][0][0]
     current = Setup.from_json(first.value)
-    tables = [*(list(setups(current))[:FRESH_TABLES] if setups is not None else []), current]
-    for setup in tables:
+    smaller = list(setups(current))[:FRESH_TABLES] if setups is not None else []
+    moved = False  # a deal at a smaller table was kept: the trace's own table can only be a larger one now
+    for setup in [*smaller, current]:
+        if moved and setup is current:
+            return
         for seed in range(FRESH_DEALS):
             if work.left() <= 0:
                 return
             deal = fresh(setup, seed)
             if deal is None:
                 return
-            work.attempt([(new_game_id, Event("new_game", setup.to_json())), (deal_id, Event("apply", deal))])
+            kept = work.attempt([(new_game_id, Event("new_game", setup.to_json())), (deal_id, Event("apply", deal))])
+            moved = moved or (kept and setup is not current)
 
 
 def _drop_rounds(work: _Work) -> None:

@@ -19,8 +19,11 @@ class Profile:
     """How hard to look: examples and steps to explore, and what minimizing the failures may spend.
 
     Minimizing a game's failures may make ``minimize_share`` times as many engine calls as its
-    exploration made, and at least ``minimize_calls``: an engine failing many clauses then costs at
-    most about (1 + share) times a passing one, however many it fails.  Calls, not replays, because
+    exploration made, no more than keeps the whole run (smoke, fixtures, exploration, minimizing)
+    within ``calls_per_step`` calls per step explored, and at least ``minimize_calls``: an engine
+    failing many clauses then costs at most about (1 + share) times a passing one, however many it
+    fails, and an engine behind a pipe without ``moves`` (two calls a step to explore) about 2.5
+    calls a step in all.  Calls, not replays, because
     a replay of a short candidate costs a few calls and one of the recorded trace hundreds; both are
     counts, so the same seed gives the same certificate.
 
@@ -37,6 +40,9 @@ class Profile:
     minimize_calls: int  # per game, at least
     minimize_share: float  # per game, of the exploration's engine calls
     shards: int = 1  # Hypothesis runs the examples are split into (never the number of workers)
+    # per game, and within minimize_share: minimizing spends no more than keeps the whole run within this
+    # many engine calls per step explored (still at least minimize_calls)
+    calls_per_step: float = 2.5
 
 
 PROFILES = {

@@ -31,12 +31,14 @@ from ruleproof.model.fixtures import Fixture
 from ruleproof.model.report import NOT_REPRODUCED, Failure, GameReport, Stopped
 from ruleproof.properties import properties_for
 from ruleproof.properties.base import GameProperties, Ledger, rules_judged
+from ruleproof.properties.contract import CONTRACT_DETERMINISM
 from ruleproof.run.causes import Cause, FindingStore
 from ruleproof.run.events import ClauseFailed, Emit, Estimated, Explored, GameStarted, StageStarted, nothing
 from ruleproof.run.fixtures import run_fixture
 from ruleproof.run.minimize import lenient_replay, minimize
 from ruleproof.run.parts import ShardJob, expected_calls, explore_shard, kit_error, run_head, steps_for
 from ruleproof.run.profiles import PROFILES, Profile, hypothesis_settings
+from ruleproof.run.recall import Recall
 from ruleproof.run.replay import replay
 from ruleproof.run.replay import together as replayed_together
 from ruleproof.run.shards import EXPLORED, Found, Shard, absorb_causes, plan
@@ -383,16 +385,30 @@ def _minimize_all(run: GameRun, profile: Profile, explored: int, declared: JSONO
     ``declared``: the engine's hello entry, which bounds the smaller setups tried.
     """
     store = run.store
-    budget = _Budget(max(profile.minimize_calls, int(profile.minimize_share * explored)))
+    budget = _Budget(_allowed(run, profile, explored))
     causes = [c for c in reported_causes(store) if run.stop_after in (None, c.clause)]
-    # an engine failing many clauses shares the game's budget fairly: each cause gets at most its
-    # share of what is left (what one does not use goes to the next), not the first few all of it
-    budget.waiting = sum(1 for c in causes if _minimizable(c))
     # the shallowest counterexamples first: they cost least, and what they leave goes to the deeper ones
-    settled = [_settle(run, cause, profile, declared, budget) for cause in sorted(causes, key=lambda c: c.start.depth)]
+    ordered = sorted(causes, key=lambda c: c.start.depth)
+    # the causes' replays share one recall: causes that start from one counterexample replay it once
+    work = _Minimizing(run, profile, declared, budget, Recall(run.engine))
+    # every cause gets the cheap passes first (a long counterexample's probes and earlier moves go for a
+    # few replays), then the costly ones with what is left: a deep cause is never starved by the
+    # fruitless search of a shallow one
+    first = {c.kept.finding.key: work.minimize(c, c.start.trace, c.earlier, quick=True) for c in work.fair(ordered)}
+    settled = [work.settle(c, *first[c.kept.finding.key]) for c in work.fair(ordered)]
     rank = {key: i for i, key in enumerate(store.causes)}  # reported in the order first seen
     run.draft.failures.extend(_distinct(sorted(settled, key=lambda f: rank.get(f.finding.key, len(rank)))))
     run.draft.stats["replays"] = budget.replays
+
+
+def _allowed(run: GameRun, profile: Profile, explored: int) -> int:
+    """The calls minimizing a game's failures may make (``Profile``): a share of the exploration's, within
+    what keeps the run at ``calls_per_step`` calls a step, at least ``minimize_calls``."""
+    allowed = int(profile.minimize_share * explored)
+    steps = int(run.draft.stats.get("steps", 0))
+    if steps:
+        allowed = min(allowed, int(profile.calls_per_step * steps) - run.calls)
+    return max(profile.minimize_calls, allowed)
 
 
 def _distinct(failures: list[Failure]) -> list[Failure]:
@@ -439,38 +455,74 @@ def _minimizable(cause: Cause) -> bool:
     return cause.start.source == "properties" or not cause.kept.finding.signature.startswith("fixture:")
 
 
-def _settle(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget) -> Failure:
-    """One cause's failure: its counterexample minimized (independent of other violations if it can be),
-    confirmed by a replay, with what broke in the same step and what it follows from.
+@define
+class _Minimizing:
+    """What minimizing one game's failures shares: the run, the profile's budget, the engine's answers."""
 
-    Its confirming replay is paid from the game's budget too, so that what the causes after it may
-    spend shrinks by it: an engine failing many clauses costs at most about (1 + share) times its
-    exploration."""
-    before = run.engine.calls
-    try:
-        return _minimized(run, cause, profile, declared, budget)
-    finally:
-        budget.left -= run.engine.calls - before
+    run: GameRun
+    profile: Profile
+    declared: JSONObject  # the engine's hello entry: it bounds the smaller setups tried
+    budget: _Budget
+    recall: Recall
+
+    def fair(self, causes: list[Cause]) -> Iterator[Cause]:
+        """The causes in turn, each minimizable one to get at most its share of what is left (what one
+        does not use goes to the next), not the first few all of it."""
+        self.budget.waiting = sum(1 for c in causes if _minimizable(c))
+        yield from causes
+
+    def minimize(
+        self, cause: Cause, trace: Trace, hint: frozenset[str], *, quick: bool = False
+    ) -> tuple[Trace, frozenset[str]]:
+        """``trace`` minimized for ``cause`` (``quick``: the cheap passes alone) within its share, and ``hint``
+        narrowed to what every dirty candidate tried had before it; as given when there is nothing to spend."""
+        run, budget = self.run, self.budget
+        if not _minimizable(cause) or budget.left <= 0:
+            return trace, hint
+        engine, props_cls, declared = run.engine, run.props_cls, self.declared
+        clause, signature = cause.clause, cause.kept.finding.signature
+        # CONTRACT-DET-1 is about the engine answering the same twice: never answered from what it said once
+        replays = engine if clause == CONTRACT_DETERMINISM else self.recall
+        # its confirming replay comes from its share: a fresh replay of the trace as it is, at worst
+        reserve = 0 if quick else 2 * len(trace.events) + 2
+        before = engine.calls
+        try:
+            small = minimize(
+                trace,
+                _reproduces(replays, props_cls, clause, signature),
+                budget=self.profile.minimize_replays,
+                lenient=lenient_replay(replays, props_cls, clause, signature),  # a dropped move strands nothing
+                calls=(lambda: engine.calls, budget.share() - reserve),
+                setups=lambda setup: props_cls.smaller_setups(setup, declared),
+                adapt=props_cls.adapt_deal,
+                fresh=props_cls.fresh_deal,
+                quick=quick,
+            )
+        finally:
+            budget.left -= engine.calls - before
+        budget.replays += small.replays
+        return small.trace, hint & small.prior if small.prior else hint
+
+    def settle(self, cause: Cause, trace: Trace, hint: frozenset[str]) -> Failure:
+        """One cause's failure: its counterexample (``trace``, as the cheap passes left it) minimized
+        (independent of other violations if it can be), confirmed by a replay on the engine itself,
+        with what broke in the same step and what it follows from.
+
+        Its confirming replay is paid from the game's budget too, so that what the causes after it may
+        spend shrinks by it: an engine failing many clauses costs at most about (1 + share) times its
+        exploration."""
+        trace, hint = self.minimize(cause, trace, hint)
+        before = self.run.engine.calls
+        try:
+            return _replayed(self.run, cause, trace, hint, self.budget)
+        finally:
+            self.budget.left -= self.run.engine.calls - before
 
 
-def _minimized(run: GameRun, cause: Cause, profile: Profile, declared: JSONObject, budget: _Budget) -> Failure:
-    """``_settle``'s work: the minimizer, the confirming replay and the failure it gives."""
+def _replayed(run: GameRun, cause: Cause, trace: Trace, hint: frozenset[str], budget: _Budget) -> Failure:
+    """The failure a fresh replay of ``trace`` confirms (a fixture's own expectation: running it again)."""
     engine, props_cls = run.engine, run.props_cls
     start, clause, signature = cause.start, cause.clause, cause.kept.finding.signature
-    trace, hint = start.trace, cause.earlier
-    if _minimizable(cause) and budget.left > 0:
-        small = minimize(
-            trace,
-            _reproduces(engine, props_cls, clause, signature),
-            budget=profile.minimize_replays,
-            lenient=lenient_replay(engine, props_cls, clause, signature),  # a dropped move strands nothing
-            calls=(lambda: engine.calls, budget.share()),
-            setups=lambda setup: props_cls.smaller_setups(setup, declared),
-            adapt=props_cls.adapt_deal,
-            fresh=props_cls.fresh_deal,
-        )
-        trace, hint = small.trace, hint & small.prior if small.prior else hint
-        budget.replays += small.replays
     outcome = replay(trace, engine, props_cls, stop_at=clause, signature=signature)
     budget.replays += 1
     at = outcome.first(clause, signature)

@@ -9,6 +9,8 @@ It declares the optional ``moves`` capability (protocol.md §9) for whatever
 engine it serves: asked with ``"moves": true``, ``new_game`` and ``apply``
 answer the new state's legal moves too, which it gets from the engine in
 process, so a step of the kit's exploration is one round trip, not two.
+With ``--no-moves`` it declares none and answers as §2 alone: an engine
+behind a pipe without ``moves``, as most are.
 """
 
 from __future__ import annotations
@@ -34,8 +36,12 @@ def serve(
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     engine: Engine | None = None,
+    capabilities: Sequence[str] | None = None,
 ) -> int:
-    """Serve ``engine`` (default: the reference, only ``games`` when given) until ``bye`` or EOF; the exit status."""
+    """Serve ``engine`` (default: the reference, only ``games`` when given) until ``bye`` or EOF; the exit status.
+
+    ``capabilities``: what to declare and offer (default ``CAPABILITIES``; ``()`` for none, as
+    ``--no-moves``: the engine then stands in for one behind a pipe without ``moves``)."""
     from ruleproof.reference import ReferenceEngine, rules_for
 
     inp = stdin or sys.stdin.buffer
@@ -45,7 +51,7 @@ def serve(
     if engine is None:
         engine = ReferenceEngine([rules_for(g) for g in games] if games else None)
     for line in inp:
-        request_id, reply, done = handle(engine, line, CAPABILITIES)
+        request_id, reply, done = handle(engine, line, CAPABILITIES if capabilities is None else capabilities)
         if reply is not None:
             out.write(encode({"jsonrpc": "2.0", "id": request_id, **reply}) + b"\n")
             out.flush()

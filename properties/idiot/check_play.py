@@ -132,7 +132,7 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
     r = o.r
     assert r is not None
     why = reason(r, v0.pile, v0.opts)
-    if why != "ten" and (through(v0.pile, v0.opts) or clear(r, v0.opts)):  # judged through it, or the rank itself
+    if why not in ("ten", "two") and (through(v0.pile, v0.opts) or clear(r, v0.opts)):  # through it, or the rank
         aspect, cause = Aspect.TRANSPARENT, f"{r} on {o.top or 'nothing'}"
     elif capped(v0.pile, v0.opts):  # the 7's rule, whichever way the card went
         aspect, cause = Aspect.SEVEN, f"{r} on a 7"

@@ -61,8 +61,10 @@ LADDER = "3456789TJQKA"  # IDIOT-OPEN-1, in IDIOT-RANK-1 order
 ANY = "any"  # IDIOT-OPEN-3: the ladder has passed the ace
 TWO, TEN, SIX, EIGHT = "2", "T", "6", "8"
 REVERSE_RANKS = tuple("23456789TJQKA")  # IDIOT-REVERSE-1: any rank may be the one that reverses
+# IDIOT-TRANSPARENT-1: any rank but the 2 (it resets) and the 10 (it burns) may be the transparent one
+TRANSPARENT_RANKS = tuple("3456789JQKA")
 # the house-rule options (docs/rules/idiot.md): sent only by a kit that knows them, their defaults otherwise
-HOUSE_OPTIONS = ("seven_lower", "eight_skips", "reverse")
+HOUSE_OPTIONS = ("seven_lower", "eight_skips", "reverse", "transparent")
 # IDIOT-RANK-1: the "same or higher" order.  The 2 sits below everything: it
 # is never higher than a card, it is simply always playable (IDIOT-AMB-16).
 ORDER = {r: i for i, r in enumerate("2" + LADDER)}
@@ -99,11 +101,17 @@ class IdiotOptions:
     seven_lower: bool = False  # IDIOT-SEVEN-1: after a 7 a 7 or lower (or a 2); a 10 may not
     eight_skips: bool = False  # IDIOT-EIGHT-1: each 8 of the play that passes the turn skips a player
     reverse: str | None = None  # IDIOT-REVERSE-1: a play of this rank reverses the direction of play
+    transparent: str | None = None  # IDIOT-TRANSPARENT-1: this rank goes on anything and is seen through
     sent: tuple[str, ...] = ()  # the house options new_game named: echoed in the state (CONTRACT-SETUP-2)
 
     def to_json(self) -> JSONObject:
         # the house rules only when sent: left out, the state is the one an engine without them shows
-        house = {"seven_lower": self.seven_lower, "eight_skips": self.eight_skips, "reverse": self.reverse}
+        house = {
+            "seven_lower": self.seven_lower,
+            "eight_skips": self.eight_skips,
+            "reverse": self.reverse,
+            "transparent": self.transparent,
+        }
         house = {name: value for name, value in house.items() if name in self.sent}
         return {
             "decks": self.decks,
@@ -213,6 +221,7 @@ class Idiot(Rules[IdiotState]):
                 "seven_lower": [False, True],
                 "eight_skips": [False, True],
                 "reverse": [None, *REVERSE_RANKS],
+                "transparent": [None, *TRANSPARENT_RANKS],
             },
         }
 
@@ -248,6 +257,7 @@ class Idiot(Rules[IdiotState]):
             seven_lower=options.get("seven_lower", False),
             eight_skips=options.get("eight_skips", False),
             reverse=options.get("reverse"),
+            transparent=options.get("transparent"),
             sent=tuple(name for name in HOUSE_OPTIONS if name in options),
         )
         if TABLE_SIZE * 3 * players > 52 * opts.decks:
@@ -406,8 +416,19 @@ class Idiot(Rules[IdiotState]):
         ``ten_anytime``, go on any top card."""
         return card_rank == TWO or (card_rank == TEN and options.ten_anytime)
 
+    def seen_through(self, pile: Cards, options: IdiotOptions) -> Cards:
+        """IDIOT-TRANSPARENT-1: the pile the next play is judged against, the transparent cards on top left
+        out (the first card below of another rank; an empty pile if there is none)."""
+        k = len(pile)
+        while k and rank(pile[k - 1]) == options.transparent:
+            k -= 1
+        return pile[:k]
+
     def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
         """IDIOT-PLAY-1/2, IDIOT-TWO-1, IDIOT-BURN-10: may this rank go on the pile?"""
+        if card_rank == options.transparent:
+            return True  # IDIOT-TRANSPARENT-1: on anything
+        pile = self.seen_through(pile, options)
         if options.seven_lower and pile and rank(pile[-1]) == "7" and card_rank != TWO:
             return ORDER[card_rank] <= ORDER["7"]  # IDIOT-SEVEN-1: a 7 or lower; a 10 may not
         if self.is_wild(card_rank, options):

@@ -135,3 +135,28 @@ def test_one_suit_of_a_rank_listed_and_another_not_is_the_suits() -> None:
     raw = state(["3H", "3C", "KC"], ["9D"], draw=["2C"])  # a heart of any rank goes anywhere
     listed = [*plays(["KC"], ["3H"]), {"type": "pickup"}]
     assert found(raw, listed) == {(Aspect.SUITS, False): "suits"}
+
+
+def transparent(raw: Any, rank: str = "3") -> Any:
+    return {**raw, "options": {**OPTIONS, "transparent": rank}}
+
+
+def test_a_play_judged_against_the_transparent_card_itself_is_its_rule() -> None:
+    """IDIOT-TRANSPARENT-1: on a K under a 3 a 5 listed (judged against the 3) is the transparent rule's, not an
+    order of the ranks; a 3 missing on the K is its rule too (it goes on anything); undeclared, a 3 is a 3."""
+    through = transparent(state(["5C", "KC", "9C"], ["KD", "3H"]))
+    assert found(through, [*plays(["KC"], ["5C"]), {"type": "pickup"}]) == {(Aspect.TRANSPARENT, False): "through a 3"}
+    refused = transparent(state(["3C", "KC", "9C"], ["KD"]))
+    assert found(refused, [*plays(["KC"]), {"type": "pickup"}]) == {(Aspect.TRANSPARENT, True): "transparent on K"}
+    assert found(state(["5C", "KC", "9C"], ["KD", "3H"]), [*plays(["KC"], ["5C"], ["9C"]), {"type": "pickup"}]) == {}
+
+
+def test_a_burn_counted_across_a_transparent_card_is_accepted() -> None:
+    """The sources leave it open: 9 9 3 9 9 burns for an engine that counts across the 3, the reference does not."""
+    from ruleproof.properties.idiot.check_special import _across
+
+    opts = {**OPTIONS, "transparent": "3"}
+    assert _across(["9D", "9H", "3S", "9S", "9C"], opts)
+    assert not _across(["9D", "3S", "9S", "9C"], opts)  # three 9s: no burn either way
+    assert not _across(["9D", "9H", "3S", "9S", "9C"], OPTIONS)  # no transparent rank: the 3 breaks the run
+    assert _across(["6D", "3S", "6S", "6C"], opts) and not _across(["6D", "3S", "6S", "6C"], {**opts, "six_burn": 4})

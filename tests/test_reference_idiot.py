@@ -335,6 +335,35 @@ def test_I_D2_four_nines_burn_three_sevens_do_not() -> None:
     )
 
 
+def test_transparent_goes_on_anything_and_is_seen_through() -> None:
+    """IDIOT-TRANSPARENT-1: a 3 on a K, then the K decides; several 3s stacked; nothing below: an empty pile."""
+    on_king = table([["3C", "3D", "5C"], ["4C"]], discard=["KD"], transparent="3")
+    assert {P("3C"), P("3D"), P("3C", "3D")} <= legal(on_king) and P("5C") not in legal(on_king)
+    through = table([["5C", "KC", "AC"], ["4C"]], discard=["KD", "3H", "3S"], transparent="3")
+    assert legal(through) >= {P("KC"), P("AC")} and P("5C") not in legal(through)
+    eight = table([["4C", "6C", "9C"], ["4D"]], discard=["5D", "8H"], transparent="8")
+    assert P("6C") in legal(eight) and P("4C") not in legal(eight)  # an 8 seen through: the 5 decides
+    empty = table([["4C", "9C", "JC"], ["4D"]], discard=["8H"], transparent="8")
+    assert P("4C") in legal(empty)  # nothing below the 8: any card
+    # without the option a 3 is a plain 3
+    assert P("5C") in legal(table([["5C", "8C", "9C"], ["4C"]], discard=["KD", "3H"]))
+
+
+def test_transparent_with_the_other_rules() -> None:
+    """Through a 3 the 7's cap holds (a 10 refused), a 2 below resets; four 3s burn; a 3 breaks a run."""
+    capped = table([["5C", "8C", "TC"], ["4C"]], discard=["7D", "3H"], transparent="3", seven_lower=True)
+    assert P("5C") in legal(capped) and P("8C") not in legal(capped) and P("TC") not in legal(capped)
+    on_two = table([["4C", "8C", "9C"], ["4D"]], discard=["KD", "2H", "3H"], transparent="3")
+    assert P("4C") in legal(on_two)
+    assert play(table([["3C", "8C", "9C"], ["4C"]], discard=["3D", "3H", "3S"], transparent="3"), "3C").discard == ()
+    broken = play(table([["9C", "8C", "AC"], ["4C"]], discard=["9D", "9H", "3S", "9S"], transparent="3"), "9C")
+    assert broken.discard == ("9D", "9H", "3S", "9S", "9C")
+    fd = [["4H", "KH"], ["KS"]]
+    blind = table([[], ["4C"]], face_up=[[], ["KS"]], face_down=fd, discard=["KD", "3H"], transparent="3")
+    failed = REF.apply(blind, {"type": "play_blind", "index": 0})
+    assert failed.discard == () and "4H" in failed.hands[0]  # a blind 4 through a 3 onto a K fails
+
+
 def test_I_D3_five_fives_burn_with_two_decks() -> None:
     state = table([["5C", "5C", "KC"], ["4C"]], discard=["5D", "5H", "5D"], decks=2)
     assert P("5C", "5C") in legal(state)
@@ -568,6 +597,11 @@ MUTANT_CASES: dict[type[Idiot], tuple[IdiotState, Callable[[Idiot, IdiotState], 
         _after("9C"),
     ),
     mutants.TenOnSeven: (table([["TC", "8C", "9C"], ["4C"]], discard=["7D"], seven_lower=True), _moves),
+    mutants.TransparentJudgedItself: (
+        table([["5C", "8C", "KC"], ["4C"]], discard=["KD", "3H"], transparent="3"),
+        _moves,
+    ),
+    mutants.TransparentByOrder: (table([["3C", "8C", "9C"], ["4C"]], discard=["KD"], transparent="3"), _moves),
     mutants.NeverOut: (
         table([["9C"], ["4C"], ["QC"]], face_up=[[], ["KS"], ["KS"]], face_down=[[], ["KS"], ["KS"]], discard=["3S"]),
         _after("9C"),

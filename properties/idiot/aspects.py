@@ -26,6 +26,7 @@ class Aspect(StrEnum):
     TWO = "a 2"  # a 2 goes on anything
     TEN = "a 10"  # a 10 goes on anything (ten_anytime)
     SEVEN = "on a 7"  # seven_lower: after a 7 a 7 or lower, or a 2; a 10 may not
+    TRANSPARENT = "transparent"  # transparent: the rank goes on anything, the next play judged through it
     SET = "set"  # one rank, several cards of it, cards held (not named twice, nor another's)
     FACE_UP = "face-up zone"  # face-up cards only once the hand and the draw pile are empty
     FACE_UP_ALIKE = "face-up like the hand"  # face-up cards follow the hand's legality, several together

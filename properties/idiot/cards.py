@@ -22,8 +22,9 @@ LADDER = list(ORDER)  # IDIOT-OPEN-1: 3, 4, ..., 10, J, Q, K, A, then "any" (IDI
 RANK_AT = {r: i for i, r in enumerate(ORDER)}
 ZONE_ROWS = ("face_down", "face_up", "hand")  # each seat's three rows of three cards, as dealt
 
-# why a rank may go on the pile: an empty pile, a 2, a 10 (ten_anytime), anything on a 2, or the order
-Reason = Literal["empty", "two", "ten", "on-two", "order", "seven"]
+# why a rank may go on the pile: an empty pile, a 2, a 10 (ten_anytime), anything on a 2, or the order; a 7
+# capping it (seven_lower), the transparent rank or a card judged through it (transparent)
+Reason = Literal["empty", "two", "ten", "on-two", "order", "seven", "transparent"]
 # what burns the pile: a 10, three (or four) 6s, a run of four of another rank
 Burn = Literal["ten", "sixes", "run"]
 
@@ -54,8 +55,28 @@ def top_key(pile: list[str]) -> str:
 
 
 def ordinary(r: str, opts: dict[str, Any]) -> bool:
-    """A rank that goes on the pile by the order alone: not a 2, nor a 10 under ``ten_anytime``."""
-    return r != "2" and not (r == "T" and opts["ten_anytime"])
+    """A rank that goes on the pile by the order alone: not a 2, nor a 10 under ``ten_anytime``, nor the
+    transparent rank (IDIOT-TRANSPARENT-1)."""
+    return r != "2" and not (r == "T" and opts["ten_anytime"]) and not clear(r, opts)
+
+
+def clear(r: str, opts: dict[str, Any]) -> bool:
+    """IDIOT-TRANSPARENT-1: ``r`` is the transparent rank (it goes on anything)."""
+    return r == opts.get("transparent")
+
+
+def through(pile: list[str], opts: dict[str, Any]) -> bool:
+    """IDIOT-TRANSPARENT-1: a transparent card on top: the next play is judged against the card below."""
+    return bool(pile) and clear(pile[-1][0], opts)
+
+
+def beneath(pile: list[str], opts: dict[str, Any]) -> list[str]:
+    """IDIOT-TRANSPARENT-1: the pile the next play is judged against: the transparent cards on top left out
+    (the first card below of another rank decides; an empty pile when there is none)."""
+    k = len(pile)
+    while k and clear(pile[k - 1][0], opts):
+        k -= 1
+    return pile if k == len(pile) else pile[:k]
 
 
 def reason(r: str, pile: list[str], opts: dict[str, Any]) -> Reason | None:
@@ -65,8 +86,8 @@ def reason(r: str, pile: list[str], opts: dict[str, Any]) -> Reason | None:
         return "empty"
     if r == "2":
         return "two"
-    if capped(pile, opts):  # IDIOT-SEVEN-1: a 7 or lower, a 2 (above); a 10 may not
-        return "seven" if RANK_AT[r] <= RANK_AT["7"] else None
+    if clear(r, opts) or through(pile, opts) or capped(pile, opts):
+        return _house_reason(r, pile, opts)
     if r == "T" and opts["ten_anytime"]:
         return "ten"
     top = pile[-1][0]
@@ -75,15 +96,31 @@ def reason(r: str, pile: list[str], opts: dict[str, Any]) -> Reason | None:
     return "order" if RANK_AT[r] >= RANK_AT[top] else None
 
 
+def _house_reason(r: str, pile: list[str], opts: dict[str, Any]) -> Reason | None:
+    """IDIOT-TRANSPARENT-1: the transparent rank goes on anything; through a transparent card on top the play
+    is judged against the card below (a 10 is still a 10 there, the rest is the rule's).  IDIOT-SEVEN-1: on a
+    7 a 7 or lower (a 2 is judged before); a 10 may not."""
+    if clear(r, opts):
+        return "transparent"
+    if not through(pile, opts):
+        return "seven" if RANK_AT[r] <= RANK_AT["7"] else None
+    why = reason(r, beneath(pile, opts), opts)
+    return "ten" if why == "ten" else None if why is None else "transparent"
+
+
 def capped(pile: list[str], opts: dict[str, Any]) -> bool:
     """IDIOT-SEVEN-1: a 7 on top under ``seven_lower``: the next play is judged by that rule, not the order."""
-    return bool(pile) and pile[-1][0] == "7" and bool(house(opts, "seven_lower"))
+    return bool(pile) and pile[-1][0] == "7" and bool(house(opts, "seven_lower")) and not clear("7", opts)
 
 
 def playable(r: str, pile: list[str], opts: dict[str, Any]) -> bool:
     """May a set of rank r go on this pile?  (``reason`` is not None, without building the reason.)"""
     if not pile or r == "2":
         return True
+    if clear(r, opts):
+        return True
+    if through(pile, opts):
+        return playable(r, beneath(pile, opts), opts)
     if capped(pile, opts):
         return RANK_AT[r] <= RANK_AT["7"]
     if r == "T" and opts["ten_anytime"]:
@@ -209,9 +246,14 @@ def sorted_cards(c: Counter[str]) -> list[str]:
 
 # the house-rule options of the turn and their values when an engine does not declare them (docs/rules/idiot.md):
 # each 8 of the play that passes the turn skips a player (IDIOT-EIGHT-1); a play of the rank reverses (REVERSE-1)
-# after a 7 only a 7 or lower, or a 2 (IDIOT-SEVEN-1)
-HOUSE_OPTIONS: dict[str, Any] = {"seven_lower": False, "eight_skips": False, "reverse": None}
+# after a 7 only a 7 or lower, or a 2 (IDIOT-SEVEN-1); a card of the rank goes on anything and is seen through
+# (IDIOT-TRANSPARENT-1: any rank but the 2, which resets, and the 10, which burns)
+HOUSE_OPTIONS: dict[str, Any] = {"seven_lower": False, "eight_skips": False, "reverse": None, "transparent": None}
 REVERSE_RANKS = tuple("23456789TJQKA")
+TRANSPARENT_RANKS = tuple("3456789JQKA")
+# IDIOT-TRANSPARENT-1's situations: a transparent card on a card it does not beat, a play judged against the
+# card below, against an empty pile (nothing but transparent cards), through several transparent cards
+TRANSPARENT_SITUATIONS = ("on-anything", "judged-below", "empty-below", "stacked")
 
 
 def house(opts: dict[str, Any], name: str) -> Any:

@@ -14,7 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
-from ruleproof.properties.idiot.cards import RANK_AT, diff, top_run, within
+from ruleproof.properties.idiot.cards import RANK_AT, beneath, clear, diff, top_run, within
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.view import View
 from ruleproof.properties.shown import top
@@ -283,12 +283,17 @@ def _emptied(props: IdiotProperties, step: Step, pile: list[str]) -> None:
 
 
 def _never_falls(props: IdiotProperties, old: list[str], pile: list[str]) -> None:
-    """IDIOT-INV-8 on the cards a step put on top of the pile (under seven_lower a 7 caps: lower may follow)."""
-    capped_on = bool(props.setup.options.get("seven_lower", False))
+    """IDIOT-INV-8 on the cards a step put on top of the pile (under seven_lower a 7 caps: lower may follow;
+    a transparent card is seen through: the effective rank is the first card below of another rank)."""
+    opts = props.setup.options
+    capped_on = bool(opts.get("seven_lower", False)) and not clear("7", opts)
     if old and len(pile) > len(old) and pile[: len(old)] == old:
-        prev = old[-1][0]
+        below = beneath(old, opts)
+        prev = below[-1][0] if below else "2"  # nothing but transparent cards: anything goes, as on a 2
         for c in pile[len(old) :]:
             cur = c[0]
+            if clear(cur, opts):
+                continue  # it goes on anything and leaves the effective rank as it was
             # a 2 resets the pile, and so does a 10 (it burns: a card on a 10 left standing is the burn's difference)
             if prev not in ("2", "T") and cur != "2" and not (prev == "7" and capped_on):
                 props.expect(

@@ -16,7 +16,17 @@ from typing import TYPE_CHECKING
 
 from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.aspects import Aspect, listed_under
-from ruleproof.properties.idiot.cards import capped, ordinary, reason, sorted_cards
+from ruleproof.properties.idiot.cards import (
+    RANK_AT,
+    beneath,
+    capped,
+    clear,
+    ordinary,
+    reason,
+    sorted_cards,
+    through,
+    top_run,
+)
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import TOP, rank_rule, report_applied, report_gaps
 from ruleproof.properties.idiot.view import View
@@ -37,6 +47,7 @@ RANK_CLAUSES = listed_under(
         Aspect.TWO: "IDIOT-TWO-1",
         Aspect.TEN: "IDIOT-BURN-10",
         Aspect.SEVEN: "IDIOT-SEVEN-1",
+        Aspect.TRANSPARENT: "IDIOT-TRANSPARENT-1",
         Aspect.SET: "IDIOT-MULTI-1",
     }
 )
@@ -47,13 +58,21 @@ REASON_CLAUSES = {
     "ten": ("IDIOT-BURN-10",),
     "on-two": ("IDIOT-PLAY-2",),
     "seven": ("IDIOT-SEVEN-1",),
+    "transparent": ("IDIOT-TRANSPARENT-1",),
     "order": ("IDIOT-PLAY-2", "IDIOT-RANK-1"),
     None: ("IDIOT-PLAY-2", "IDIOT-RANK-1"),
 }
 
 
 @checks(
-    "IDIOT-PLAY-1", "IDIOT-PLAY-2", "IDIOT-RANK-1", "IDIOT-MULTI-1", "IDIOT-TWO-1", "IDIOT-BURN-10", "IDIOT-SEVEN-1"
+    "IDIOT-PLAY-1",
+    "IDIOT-PLAY-2",
+    "IDIOT-RANK-1",
+    "IDIOT-MULTI-1",
+    "IDIOT-TWO-1",
+    "IDIOT-BURN-10",
+    "IDIOT-SEVEN-1",
+    "IDIOT-TRANSPARENT-1",
 )
 def rank_moves(props: IdiotProperties, step: Step) -> None:
     """The plays of one rank the engine lists, applies and judges blind are those the pile allows."""
@@ -79,8 +98,31 @@ def _cover(props: IdiotProperties, snap: Snapshot) -> None:
     if zone == "face_down":
         return
     props.cover("IDIOT-MULTI-1")
-    for r in {c[0] for c in (v.hand if zone == "hand" else v.fu).lists[s]}:
+    ranks = {c[0] for c in (v.hand if zone == "hand" else v.fu).lists[s]}
+    for r in ranks:
         props.cover(*REASON_CLAUSES[reason(r, v.pile, v.opts)])
+    _transparent_situations(props, v, ranks)
+
+
+def _transparent_situations(props: IdiotProperties, v: View, ranks: set[str]) -> None:
+    """IDIOT-TRANSPARENT-1's situations this state judges: the transparent rank held over a card it does not beat,
+    the open zone judged through transparent cards on top (against the card below, an empty pile, several)."""
+    pile, opts = v.pile, v.opts
+    if not opts.get("transparent") or not pile:
+        return
+    top = pile[-1][0]
+    if (
+        any(clear(r, opts) for r in ranks)
+        and top != "2"
+        and not clear(top, opts)
+        and RANK_AT[opts["transparent"]] < RANK_AT[top]
+    ):
+        props.situation("IDIOT-TRANSPARENT-1", "on-anything")
+    if not through(pile, opts) or not any(not clear(r, opts) and r != "2" for r in ranks):
+        return
+    props.situation("IDIOT-TRANSPARENT-1", "judged-below" if beneath(pile, opts) else "empty-below")
+    if top_run(pile) >= 2:
+        props.situation("IDIOT-TRANSPARENT-1", "stacked")
 
 
 def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
@@ -90,7 +132,9 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
     r = o.r
     assert r is not None
     why = reason(r, v0.pile, v0.opts)
-    if capped(v0.pile, v0.opts):  # the 7's rule, whichever way the card went
+    if why not in ("ten", "two") and (through(v0.pile, v0.opts) or clear(r, v0.opts)):  # through it, or the rank
+        aspect, cause = Aspect.TRANSPARENT, f"{r} on {o.top or 'nothing'}"
+    elif capped(v0.pile, v0.opts):  # the 7's rule, whichever way the card went
         aspect, cause = Aspect.SEVEN, f"{r} on a 7"
     elif why is not None and why != "order":
         aspect = _REASON_ASPECT[why]
@@ -121,6 +165,7 @@ _REASON_ASPECT = {
     "ten": Aspect.TEN,
     "on-two": Aspect.ON_TWO,
     "seven": Aspect.SEVEN,
+    "transparent": Aspect.TRANSPARENT,
 }
 
 

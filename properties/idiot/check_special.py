@@ -4,12 +4,13 @@ A 10 burns the whole pile (ten_anytime or not), a run of four or more of one ran
 maximal contiguous run, across plays and players, a 2 breaking it), three 6s (``six_burn: 3``) burn
 it.  Burning is judged only when the play stays on the pile (a failed blind card burns nothing); who
 starts the new pile is the turn order's (``check_turn``), the 2's follow-up ``check_turn``'s too, and
-"a 2 or a 10 goes on anything" rank legality's (``check_play``).
+"a 2 or a 10 goes on anything" rank legality's (``check_play``).  A transparent card is a card of its rank
+(four of it burn) that breaks a run of another (IDIOT-TRANSPARENT-1); a burn counted across it is accepted too.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ruleproof.model import observed as obs
 from ruleproof.properties.idiot.cards import burn_of, run_past_twos, same, size, top_run
@@ -53,6 +54,9 @@ def burns(props: IdiotProperties, step: Step) -> None:
         )
         return
     r = o.r or "3"
+    if burned_now and _across(landed, v0.opts):
+        props.cover(BURN_CLAUSES[burn_of(r)])  # a run counted across a transparent card: the sources leave it open
+        return
     if burned_now:  # the engine burned a pile the rules leave standing
         props.fail(
             BURN_CLAUSES[burn_of(r)],
@@ -63,6 +67,21 @@ def burns(props: IdiotProperties, step: Step) -> None:
         )
     if top_run(landed) >= (2 if r == "6" else 3):
         props.cover(BURN_CLAUSES[burn_of(r)])  # a run one short of burning stays
+
+
+def _across(landed: list[str], opts: dict[str, Any]) -> bool:
+    """IDIOT-TRANSPARENT-1's reading left open: the top card's rank counted across the transparent cards between
+    its cards reaches a burn (9 9 3 9 9, a 3 transparent), which the kit accepts as well as the run it breaks."""
+    t = opts.get("transparent")
+    if t is None or not landed or landed[-1][0] in (t, "T"):
+        return False
+    r, n = landed[-1][0], 0
+    for c in reversed(landed):
+        if c[0] == r:
+            n += 1
+        elif c[0] != t:
+            break
+    return n >= (opts["six_burn"] if r == "6" else 4)
 
 
 def _situation(props: IdiotProperties, o: Outcome, landed: list[str]) -> None:

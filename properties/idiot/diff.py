@@ -23,7 +23,7 @@ from collections import defaultdict
 from typing import Any
 
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import capped, ordinary, reason, top_key, top_run
+from ruleproof.properties.idiot.cards import capped, ordinary, reason, through, top_key, top_run
 from ruleproof.properties.idiot.legal import Ctx, Required, legal_set, why_illegal
 from ruleproof.properties.idiot.ranks import ALLOWED, REFUSED, Held, RankVerdicts
 from ruleproof.properties.idiot.view import Key, View
@@ -51,6 +51,7 @@ REASON_ASPECT: dict[str, Aspect] = {
     "ten": Aspect.TEN,
     "on-two": Aspect.ON_TWO,
     "seven": Aspect.SEVEN,
+    "transparent": Aspect.TRANSPARENT,
 }
 
 
@@ -154,9 +155,10 @@ def record_hand(v: View, seen: RankVerdicts) -> None:
     """The engine's verdicts this state shows: the top card's rank on the rank under its run (the engine
     took that play), and in the play phase, nothing pending, each rank of the hand (listed or not)."""
     pile, opts = v.pile, v.opts
-    if capped(pile, opts):
-        return  # on a 7 under seven_lower the ranks are judged by the 7's rule, not an order
-    if pile and ordinary(pile[-1][0], opts) and not capped(pile[: -top_run(pile)], opts):
+    if capped(pile, opts) or through(pile, opts):
+        return  # on a 7 under seven_lower, or through a transparent card, the ranks are judged by that rule
+    under = pile[: -top_run(pile)]
+    if pile and ordinary(pile[-1][0], opts) and not capped(under, opts) and not through(under, opts):
         run = top_run(pile)
         if len(pile) > run and pile[-run - 1][0] != "2":
             seen.record(pile[-1][0], pile[-run - 1][0], True)
@@ -177,6 +179,8 @@ def record_hand(v: View, seen: RankVerdicts) -> None:
 def extra_aspect(v: View, seen: RankVerdicts, m: Any, now: bool = False) -> tuple[Aspect | None, str]:
     """The aspect and cause of a listed move the rules do not allow here (``now``: applied, ``ranks``)."""
     aspect = why_illegal(v, m) if isinstance(m, dict) else Aspect.SET
+    if aspect is Aspect.RANK and through(v.pile, v.opts):
+        return Aspect.TRANSPARENT, f"through a {v.pile[-1][0]}"
     if aspect is Aspect.RANK and capped(v.pile, v.opts):
         return Aspect.SEVEN, "above a 7"
     if aspect is Aspect.RANK:

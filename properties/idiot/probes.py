@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import laid_out, play, playable, pool
+from ruleproof.properties.idiot.cards import laid_out, play, playable, pool, through
 from ruleproof.properties.idiot.view import View, key_of
 from ruleproof.properties.snapshot import Snapshot
 
@@ -170,7 +170,9 @@ def _ranks(bad: list[Probe], props: IdiotProperties, v: View, hand: Counter[str]
             bad.append((play([wrong[0]]), "IDIOT-DRAW-3"))
     elif not v.pending and v.pile:
         low = [c for c in src if not playable(c[0], v.pile, v.opts)]
-        if low:
+        if low and through(v.pile, v.opts):
+            bad.append((play([low[0]]), "IDIOT-TRANSPARENT-1"))  # judged against the card below, not the top
+        elif low:
             skip = "T" if v.opts["ten_anytime"] else ""
             aspect, _ = props.ranks.classify(low[0][0], v.pile[-1][0], True, skip, now=True)
             bad.append((play([low[0]]), RANK_PROBE.get(aspect, "IDIOT-PLAY-2")))

@@ -24,12 +24,15 @@ from ruleproof.properties.idiot.cards import (
     GAME,
     HOUSE_OPTIONS,
     REVERSE_RANKS,
+    TRANSPARENT_RANKS,
+    TRANSPARENT_SITUATIONS,
     capped,
     deck_situation,
     default_decks,
     diff,
     ordinary,
     pool,
+    through,
 )
 from ruleproof.properties.idiot.diff import Gap, extra_aspect, gaps, held_gaps
 from ruleproof.properties.idiot.legal import legal_set
@@ -58,6 +61,7 @@ class IdiotProperties(GameProperties):
         ("seven_lower", True): ("IDIOT-SEVEN-1",),
         ("eight_skips", True): ("IDIOT-EIGHT-1",),
         **{("reverse", r): ("IDIOT-REVERSE-1",) for r in REVERSE_RANKS},
+        **{("transparent", r): ("IDIOT-TRANSPARENT-1",) for r in TRANSPARENT_RANKS},
     }
     step_scale: ClassVar[float] = 1.5
     fixture_fixed: ClassVar[frozenset[str]] = frozenset(HOUSE_OPTIONS)  # 8s skipping, a reversal: every script
@@ -71,6 +75,9 @@ class IdiotProperties(GameProperties):
         "IDIOT-BURN-4KIND": ("one-play", "across-plays", "five-or-more", "run-broken"),
         "IDIOT-SETUP-2": DECK_SITUATIONS,
         "IDIOT-DEAL-2": DECK_SITUATIONS,
+        # a transparent card played on a card it does not beat; a play judged against the card below; against
+        # an empty pile (nothing but transparent cards); through several transparent cards stacked
+        "IDIOT-TRANSPARENT-1": TRANSPARENT_SITUATIONS,
     }
     options_contract: ClassVar[dict[str, list[Any] | IntRange]] = {
         "decks": IntRange(1),
@@ -81,6 +88,7 @@ class IdiotProperties(GameProperties):
         "seven_lower": [False, True],
         "eight_skips": [False, True],
         "reverse": [None, *REVERSE_RANKS],
+        "transparent": [None, *TRANSPARENT_RANKS],
     }
 
     def __init__(self, setup: Setup, ledger: Any) -> None:
@@ -148,8 +156,8 @@ class IdiotProperties(GameProperties):
             o = self._outcome = predict(step, v0, v1, self.direction)
             self.direction = o.direction  # what this move made of it, for the next
             if o.engine_legal is not None and o.r is not None and (ordinary(o.r, v0.opts) or not v0.pile):
-                if capped(v0.pile, v0.opts):
-                    return  # the 7's rule, not an order of the ranks
+                if capped(v0.pile, v0.opts) or through(v0.pile, v0.opts):
+                    return  # the 7's rule, or judged through a transparent card: not an order of the ranks
                 self.ranks.record(o.r, o.top, o.engine_legal)
 
     def observe(self, step: Step) -> None:
@@ -259,6 +267,7 @@ class IdiotProperties(GameProperties):
         "IDIOT-TABLE-1",
         "IDIOT-BLIND-1",
         "IDIOT-TWO-2",
+        "IDIOT-TRANSPARENT-1",
     )
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
         """The probes of ``probes.bad_moves``: each clause is the rule a probe breaks (a list of probes, not

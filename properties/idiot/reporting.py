@@ -18,8 +18,20 @@ if TYPE_CHECKING:
 # higher ranks refused) reads as one deviation.  Not a part of the pile's cards (``zone:discard``): a pile
 # left off the rules never makes a listing judged on the engine's own top its consequence
 TOP = "top"
+# the rank legality of a play on the top card (a rank that goes on anything included: a 2, a 10, the transparent
+# rank), so that one rule of the top that refuses them all is one deviation
 RANK_ASPECTS = frozenset(
-    {Aspect.EMPTY_PILE, Aspect.EQUAL, Aspect.ON_TWO, Aspect.RANK, Aspect.ORDER, Aspect.SUITS, Aspect.TWO, Aspect.TEN}
+    {
+        Aspect.EMPTY_PILE,
+        Aspect.EQUAL,
+        Aspect.ON_TWO,
+        Aspect.RANK,
+        Aspect.ORDER,
+        Aspect.SUITS,
+        Aspect.TWO,
+        Aspect.TEN,
+        Aspect.TRANSPARENT,
+    }
 )
 
 

@@ -2,6 +2,8 @@
 
 - An 8 skips the next player, each 8 of the play (``eight_skips: true``, IDIOT-EIGHT-1): declared.
 - A queen reverses the direction of play (``reverse: "Q"``, IDIOT-REVERSE-1): declared.
+- The reference's other house options it inherits (``seven_lower``, ``transparent``) are declared too; its 9
+  rule refuses a transparent rank on a 9 as well (IDIOT-TRANSPARENT-1, the same rule of the top).
 - On a 9 only 3, 5, 7 and 9 may be played: no option says so.  The 2 (IDIOT-TWO-1), the 10
   (IDIOT-BURN-10) and the higher ranks (IDIOT-PLAY-2) are missing from the legal moves, and 3, 5, 7
   are listed where they are not allowed: the one deviation left.

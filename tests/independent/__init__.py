@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 
 @frozen
@@ -35,11 +35,13 @@ class Bug:
 
 @frozen
 class HouseRules:
-    """Several deviations at once, as a real engine has them: a name and the bugs it enables."""
+    """Several deviations at once, as a real engine has them: a name and the bugs it enables, and the house
+    options its ``hello`` declares for the house rules among them that the contract has an option for."""
 
     name: str
     bugs: tuple[str, ...]
     description: str
+    declares: dict[str, list[Any]] = field(factory=dict)
 
 
 class Factories:

@@ -132,8 +132,10 @@ HOUSE = {
             "py_shithead",
             ("draw_before_play", "three_transparent", "eight_skips", "queen_reverses", "ladder_crash"),
             "a Python Shithead engine with five deviations, one of them a real bug: the draw comes before the play "
-            "leaves the hand (from the first play of every game on), a 3 is transparent, an 8 skips the next player, "
-            "a queen reverses the direction, and the opening ladder crashes past the ace (the bug)",
+            "leaves the hand (from the first play of every game on), a 3 is transparent (declared: transparent "
+            '"3"), an 8 skips the next player, a queen reverses the direction, and the opening ladder crashes past '
+            "the ace (the bug)",
+            {"transparent": ["3"]},
         ),
     )
 }
@@ -255,8 +257,9 @@ class Table:
 class IdiotEngine:
     """The six methods of the engine contract for ``idiot``; ``bugs`` names planted deviations."""
 
-    def __init__(self, bugs: frozenset[str] = frozenset()) -> None:
+    def __init__(self, bugs: frozenset[str] = frozenset(), declares: dict[str, list[Any]] | None = None) -> None:
         self.bugs = bugs
+        self.declares = declares or {}  # the house options its hello declares (a HOUSE entry's), echoed when sent
         self.t: Table | None = None
 
     # -- the contract --------------------------------------------------------------------------
@@ -264,6 +267,7 @@ class IdiotEngine:
     def hello(self) -> JSONObject:
         options: dict[str, Any] = {"decks": dict(DECKS)}
         options.update({name: list(values) for name, values in OPTION_VALUES.items()})
+        options.update({name: list(values) for name, values in self.declares.items()})
         return {
             "protocol": 1,
             "engine": {"name": "idiot-independent", "version": "1.0"},
@@ -319,11 +323,10 @@ class IdiotEngine:
             raise BadRequest("no game: call new_game first")
         return self.t
 
-    @staticmethod
-    def _options(players: int, options: JSONObject) -> dict[str, Any]:
+    def _options(self, players: int, options: JSONObject) -> dict[str, Any]:
         if not isinstance(options, dict):
             raise BadRequest("options: not an object")
-        unknown = sorted(set(options) - {"decks", *OPTION_VALUES})
+        unknown = sorted(set(options) - {"decks", *OPTION_VALUES, *self.declares})
         if unknown:
             raise BadRequest(f"options.{unknown[0]}: not an option of idiot")
         decks = options.get("decks", math.ceil(players / 3))
@@ -338,6 +341,11 @@ class IdiotEngine:
             if not any(type(value) is type(v) and value == v for v in values):
                 raise BadRequest(f"options.{name}: {value!r} is not one of {values}")
             chosen[name] = value
+        for name, values in self.declares.items():  # a house rule it plays whatever it is sent: only the one value
+            if name in options:
+                if options[name] not in values:
+                    raise BadRequest(f"options.{name}: {options[name]!r} is not one of {values}")
+                chosen[name] = options[name]
         return chosen
 
     @staticmethod
@@ -363,8 +371,13 @@ class IdiotEngine:
         return None
 
     def _invisible(self, rank: str) -> bool:
-        """The web game's invisible 5 and the Python engine's transparent 3: the card under it sets the rank."""
-        return (rank == "5" and "five_invisible" in self.bugs) or (rank == "3" and "three_transparent" in self.bugs)
+        """The web game's invisible 5 and the Python engine's transparent 3: the card under it sets the rank (an
+        engine that declares its 3 as the ``transparent`` option plays it so when sent it, the default else)."""
+        if rank == "5":
+            return "five_invisible" in self.bugs
+        if rank != "3" or "three_transparent" not in self.bugs:
+            return False
+        return "transparent" not in self.declares or self._table().options.get("transparent") == "3"
 
     def _covers(self, t: Table, rank: str) -> bool:
         """May a set of ``rank`` go on the pile as it is (nothing pending)?"""
@@ -883,4 +896,12 @@ def engine(*bugs: str) -> IdiotEngine:
 
 
 bugs = Factories(engine, BUGS, lambda name: (name,))
-house = Factories(engine, HOUSE, lambda name: HOUSE[name].bugs)
+
+
+def house_engine(name: str) -> IdiotEngine:
+    """The engine of a ``HOUSE`` entry: its bugs, and the house options its hello declares."""
+    entry = HOUSE[name]
+    return IdiotEngine(frozenset(entry.bugs), entry.declares)
+
+
+house = Factories(house_engine, HOUSE, lambda name: (name,))

@@ -332,6 +332,20 @@ class TenOnSeven(Idiot):
         return super().may_play_on(card_rank, pile, options)
 
 
+@mutant("IDIOT-TRANSPARENT-1", "transparent declared, but the next play is judged against the transparent card itself")
+class TransparentJudgedItself(Idiot):
+    def seen_through(self, pile: Cards, options: IdiotOptions) -> Cards:
+        return pile
+
+
+@mutant("IDIOT-TRANSPARENT-1", "transparent declared, but the transparent card is refused on a card it does not beat")
+class TransparentByOrder(Idiot):
+    def may_play_on(self, card_rank: str, pile: Cards, options: IdiotOptions) -> bool:
+        if card_rank == options.transparent:
+            return super().may_play_on(card_rank, pile, evolve(options, transparent=None))
+        return super().may_play_on(card_rank, pile, options)
+
+
 @mutant("IDIOT-REVERSE-1", "reverse declared, but a reversal lasts one turn: the next pass goes clockwise again")
 class ReversalForgotten(Idiot):
     def next_player(self, state: IdiotState, seat: int, out: tuple[int, ...] | None = None, skips: int = 0) -> int:

@@ -142,13 +142,36 @@ def transparent(raw: Any, rank: str = "3") -> Any:
 
 
 def test_a_play_judged_against_the_transparent_card_itself_is_its_rule() -> None:
-    """IDIOT-TRANSPARENT-1: on a K under a 3 a 5 listed (judged against the 3) is the transparent rule's, not an
-    order of the ranks; a 3 missing on the K is its rule too (it goes on anything); undeclared, a 3 is a 3."""
+    """IDIOT-TRANSPARENT-1: on a K under a 3 a 5 listed (judged against the 3: refused on a bare K) is the
+    transparent rule's, not an order of the ranks; a 3 missing on the K is its rule too (it goes on anything);
+    undeclared, a 3 is a 3."""
+    seen = RankVerdicts()
+    seen.record("5", "K", False)  # the engine refuses a 5 on a bare K: through the 3 it judged the 3
     through = transparent(state(["5C", "KC", "9C"], ["KD", "3H"]))
-    assert found(through, [*plays(["KC"], ["5C"]), {"type": "pickup"}]) == {(Aspect.TRANSPARENT, False): "through a 3"}
+    got = found(through, [*plays(["KC"], ["5C"]), {"type": "pickup"}], seen)
+    assert got == {(Aspect.TRANSPARENT, False): "through a 3"}, got
     refused = transparent(state(["3C", "KC", "9C"], ["KD"]))
     assert found(refused, [*plays(["KC"]), {"type": "pickup"}]) == {(Aspect.TRANSPARENT, True): "transparent on K"}
     assert found(state(["5C", "KC", "9C"], ["KD", "3H"]), [*plays(["KC"], ["5C"], ["9C"]), {"type": "pickup"}]) == {}
+
+
+def test_an_order_the_engine_keeps_on_a_bare_card_stays_the_rank_rules_through_a_transparent_one() -> None:
+    """One bug, one clause: an engine whose verdict through the 3 is the one it gives on the K with nothing on it
+    (equal rank refused, a Q allowed on a K) breaks the rank rules there, not the transparent rule; a 5 it refuses
+    on a bare K but allows through the 3 is the transparent rule's."""
+    equal = RankVerdicts()
+    equal.record("K", "K", False)  # a K refused on a bare K as well
+    refused = found(transparent(state(["KC", "9C"], ["KD", "3H"])), [{"type": "pickup"}], equal)
+    assert refused == {(Aspect.EQUAL, True): "equal rank refused"}, refused
+    queen = RankVerdicts()
+    queen.record("Q", "K", True)  # a Q taken on a bare K as well, and a K refused on a Q: its order
+    queen.record("K", "Q", False)
+    allowed = found(transparent(state(["QC", "KC"], ["KD", "3H"])), [*plays(["KC"], ["QC"]), {"type": "pickup"}], queen)
+    assert allowed == {(Aspect.ORDER, False): allowed.get((Aspect.ORDER, False), "")} and allowed, allowed
+    five = RankVerdicts()
+    five.record("5", "K", False)  # a 5 refused on a bare K: allowed through the 3, the 3 was judged
+    through = found(transparent(state(["5C", "KC"], ["KD", "3H"])), [*plays(["KC"], ["5C"]), {"type": "pickup"}], five)
+    assert through == {(Aspect.TRANSPARENT, False): "through a 3"}, through
 
 
 def test_a_burn_counted_across_a_transparent_card_is_accepted() -> None:

@@ -25,8 +25,10 @@ from ruleproof.properties.idiot.cards import (
     reason,
     sorted_cards,
     through,
+    top_key,
     top_run,
 )
+from ruleproof.properties.idiot.diff import misread_through
 from ruleproof.properties.idiot.props import checks
 from ruleproof.properties.idiot.reporting import TOP, rank_rule, report_applied, report_gaps
 from ruleproof.properties.idiot.view import View
@@ -132,18 +134,30 @@ def _blind_verdict(props: IdiotProperties, step: Step, o: Outcome) -> None:
     r = o.r
     assert r is not None
     why = reason(r, v0.pile, v0.opts)
-    if why not in ("ten", "two") and (through(v0.pile, v0.opts) or clear(r, v0.opts)):  # through it, or the rank
+    pile = v0.pile
+    if why not in ("ten", "two") and through(pile, v0.opts) and not clear(r, v0.opts):
+        if misread_through(v0, props.ranks, r, bool(o.engine_legal)):
+            aspect, cause = Aspect.TRANSPARENT, f"{r} on {o.top or 'nothing'}"
+            return _report_blind(props, o, aspect, cause)
+        pile = beneath(pile, v0.opts)  # the engine's own verdict on the card below: judged as there
+        why = reason(r, pile, v0.opts)
+    top = top_key(pile)
+    if why not in ("ten", "two") and clear(r, v0.opts):  # the rank itself goes on anything
         aspect, cause = Aspect.TRANSPARENT, f"{r} on {o.top or 'nothing'}"
-    elif capped(v0.pile, v0.opts):  # the 7's rule, whichever way the card went
+    elif capped(pile, v0.opts):  # the 7's rule, whichever way the card went
         aspect, cause = Aspect.SEVEN, f"{r} on a 7"
     elif why is not None and why != "order":
         aspect = _REASON_ASPECT[why]
-        cause = f"{aspect.value} on {o.top or 'nothing'}"
-    elif ordinary(r, v0.opts) and v0.pile:
+        cause = f"{aspect.value} on {top or 'nothing'}"
+    elif ordinary(r, v0.opts) and pile:
         skip = "T" if v0.opts["ten_anytime"] else ""
-        aspect, cause = props.ranks.classify(r, o.top, bool(o.engine_legal), skip)
+        aspect, cause = props.ranks.classify(r, top, bool(o.engine_legal), skip)
     else:
         return
+    _report_blind(props, o, aspect, cause)
+
+
+def _report_blind(props: IdiotProperties, o: Outcome, aspect: Aspect, cause: str) -> None:
     clause = RANK_CLAUSES[aspect]
     verdict = "took as legal" if o.engine_legal else "failed"
     props.fail(

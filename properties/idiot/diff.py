@@ -23,7 +23,17 @@ from collections import defaultdict
 from typing import Any
 
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import capped, ordinary, reason, through, top_key, top_run
+from ruleproof.properties.idiot.cards import (
+    RANK_AT,
+    beneath,
+    capped,
+    clear,
+    ordinary,
+    reason,
+    through,
+    top_key,
+    top_run,
+)
 from ruleproof.properties.idiot.legal import Ctx, Required, legal_set, why_illegal
 from ruleproof.properties.idiot.ranks import ALLOWED, REFUSED, Held, RankVerdicts
 from ruleproof.properties.idiot.view import Key, View
@@ -98,7 +108,7 @@ def _jointly(v: View, seen: RankVerdicts, found: dict[tuple[Aspect, str, bool], 
         return
     if not any(g.aspect is Aspect.RANK and not seen.special(g.moves[0]["cards"][0][0]) for _, g in ranks):
         return
-    top = v.pile[-1][0]
+    top = top_key(beneath(v.pile, v.opts))  # through a transparent card, the card below is compared
     for k, g in ranks:
         if g.aspect is Aspect.ORDER:
             del found[k]
@@ -124,7 +134,7 @@ def _hold(v: View, seen: RankVerdicts, found: dict[tuple[Aspect, str, bool], Gap
     explained by a rule of its own: held back until the other way is seen (``ranks``)."""
     for key, gap in list(found.items()):
         if gap.aspect is Aspect.ORDER:
-            r, top = gap.moves[0]["cards"][0][0], v.pile[-1][0]
+            r, top = gap.moves[0]["cards"][0][0], top_key(beneath(v.pile, v.opts))
             if seen.one_sided(r, top):
                 Held(r, top, not gap.missing, gap.moves).hold(seen)
                 del found[key]
@@ -179,16 +189,59 @@ def record_hand(v: View, seen: RankVerdicts) -> None:
 def extra_aspect(v: View, seen: RankVerdicts, m: Any, now: bool = False) -> tuple[Aspect | None, str]:
     """The aspect and cause of a listed move the rules do not allow here (``now``: applied, ``ranks``)."""
     aspect = why_illegal(v, m) if isinstance(m, dict) else Aspect.SET
-    if aspect is Aspect.RANK and through(v.pile, v.opts):
-        return Aspect.TRANSPARENT, f"through a {v.pile[-1][0]}"
-    if aspect is Aspect.RANK and capped(v.pile, v.opts):
+    if aspect is not Aspect.RANK:
+        return aspect, aspect.value if aspect is not None else ""
+    if _suits_apart(v, m["cards"]):
+        return Aspect.SUITS, "suits"
+    if through(v.pile, v.opts):
+        if misread_through(v, seen, m["cards"][0][0], True):
+            return Aspect.TRANSPARENT, f"through a {v.pile[-1][0]}"
+        return _below_aspect(v, seen, m, now)
+    if capped(v.pile, v.opts):
         return Aspect.SEVEN, "above a 7"
-    if aspect is Aspect.RANK:
-        r, top = m["cards"][0][0], v.pile[-1][0]
-        if _suits_apart(v, m["cards"]):
-            return Aspect.SUITS, "suits"
-        return seen.classify(r, top, True, _skip(v), now)
-    return aspect, aspect.value if aspect is not None else ""
+    return seen.classify(m["cards"][0][0], v.pile[-1][0], True, _skip(v), now)
+
+
+def misread_through(v: View, seen: RankVerdicts, r: str, allowed: bool) -> bool:
+    """A verdict on ordinary rank ``r`` through a transparent card that the rules do not give: the transparent
+    rule's (IDIOT-TRANSPARENT-1) when the engine gives the other verdict on the card below with nothing on it
+    (the transparent card changed it), or nothing lies below (no other card to judge against).  The same
+    verdict on the bare card is the engine's order of the ranks, as on any pile, which the rank rules judge (a
+    Q taken on a K, a 4 refused on a 2 when the 2 is passed over).  Neither seen yet: the rule's only where
+    the listing is the transparent card's own, as an ordinary card of its rank, in two ranks or more."""
+    below = top_key(beneath(v.pile, v.opts))
+    if not below:
+        return True
+    if not ordinary(below, v.opts):
+        return False  # a 2 (or a 10) below: its own rule, whatever lies under it, which a rank cannot show
+    bits = seen.seen.get((r, below), 0)
+    if bits:
+        return not bits & (ALLOWED if allowed else REFUSED)
+    return _as_itself(v)
+
+
+def _as_itself(v: View) -> bool:
+    """The plain ranks the zone in play holds are listed exactly as the transparent card on top allows them as
+    an ordinary card of its rank, where at least two of them the card below does not allow: one rank alone is
+    as well an order of the ranks, which the rank rules judge (a house rule is not blamed for what the
+    documents' rules explain as well)."""
+    s, opts = v.seat, v.opts
+    zone = {"hand": v.hand, "face_up": v.fu}.get(v.zone_of(s)) if s is not None else None
+    if zone is None or s is None:
+        return False
+    ranks = {c[0] for c in zone[s] if ordinary(c[0], opts)}
+    listed = {m["cards"][0][0] for m in v.listed.values() if isinstance(m, dict) and m.get("cards")}
+    itself = {r for r in ranks if RANK_AT[r] >= RANK_AT[v.pile[-1][0]]}
+    by_rules = {r for r in ranks if reason(r, v.pile, opts) is not None}
+    return len(itself ^ by_rules) >= 2 and ranks & listed == itself
+
+
+def _below_aspect(v: View, seen: RankVerdicts, m: dict[str, Any], now: bool) -> tuple[Aspect, str]:
+    """An extra play through a transparent card that the engine's order explains: judged as on the card below."""
+    under = beneath(v.pile, v.opts)
+    if capped(under, v.opts):
+        return Aspect.SEVEN, "above a 7"
+    return seen.classify(m["cards"][0][0], top_key(under), True, _skip(v), now)
 
 
 def _suits_apart(v: View, cards: list[str]) -> bool:
@@ -262,6 +315,10 @@ def _whole_rank(v: View, seen: RankVerdicts, r: str, ctx: Ctx) -> tuple[Aspect, 
     if v.zone_of(s) == "face_up" and _zone_closed(v, seen, s, r, top):
         face_up_listed = any(m.get("type") == "play" for m in v.listed.values())
         return (Aspect.FACE_UP_ALIKE, "as from the hand") if face_up_listed else (Aspect.FACE_UP, "face-up")
+    if why == "transparent" and not clear(r, v.opts) and not misread_through(v, seen, r, False):
+        # refused through a transparent card as the engine refuses it on the card below: the rank rules'
+        under = beneath(v.pile, v.opts)
+        why, top = reason(r, under, v.opts), top_key(under)
     if why is None or why == "order":
         return seen.classify(r, top, False, _skip(v))
     return REASON_ASPECT[why], f"{REASON_ASPECT[why].value} on {top or 'nothing'}"

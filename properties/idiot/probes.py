@@ -15,7 +15,8 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ruleproof.properties.idiot.aspects import Aspect
-from ruleproof.properties.idiot.cards import laid_out, play, playable, pool, through
+from ruleproof.properties.idiot.cards import beneath, capped, laid_out, play, playable, pool, through, top_key
+from ruleproof.properties.idiot.diff import misread_through
 from ruleproof.properties.idiot.view import View, key_of
 from ruleproof.properties.snapshot import Snapshot
 
@@ -170,9 +171,19 @@ def _ranks(bad: list[Probe], props: IdiotProperties, v: View, hand: Counter[str]
             bad.append((play([wrong[0]]), "IDIOT-DRAW-3"))
     elif not v.pending and v.pile:
         low = [c for c in src if not playable(c[0], v.pile, v.opts)]
-        if low and through(v.pile, v.opts):
-            bad.append((play([low[0]]), "IDIOT-TRANSPARENT-1"))  # judged against the card below, not the top
-        elif low:
-            skip = "T" if v.opts["ten_anytime"] else ""
-            aspect, _ = props.ranks.classify(low[0][0], v.pile[-1][0], True, skip, now=True)
-            bad.append((play([low[0]]), RANK_PROBE.get(aspect, "IDIOT-PLAY-2")))
+        if low:
+            bad.append((play([low[0]]), _low_clause(props, v, low[0][0])))
+
+
+def _low_clause(props: IdiotProperties, v: View, r: str) -> str:
+    """The clause a play of ``r`` lower than the pile allows breaks when taken: through a transparent card the
+    transparent rule's only where the engine refuses it on the card below with nothing on it (else the rank
+    rules', judged against that card, as ``diff.misread_through`` files listings)."""
+    under = beneath(v.pile, v.opts)
+    if through(v.pile, v.opts) and misread_through(v, props.ranks, r, True):
+        return "IDIOT-TRANSPARENT-1"
+    if through(v.pile, v.opts) and capped(under, v.opts):
+        return "IDIOT-SEVEN-1"
+    skip = "T" if v.opts["ten_anytime"] else ""
+    aspect, _ = props.ranks.classify(r, top_key(under), True, skip, now=True)
+    return RANK_PROBE.get(aspect, "IDIOT-PLAY-2")

@@ -34,7 +34,25 @@ from my_engine import engine
 TestMyEngine = ruleproof.stateful.machine("black-maria", engine).TestCase
 """
 
-STEP = re.compile(r"^E\s+state\.(deal|play|probe|next_game)\((.*)\)$", re.M)
+# a step as pytest prints it ("E   state.play(...)"), also inside an exception group ("E   |   state...")
+STEP = re.compile(r"^E\s+(?:\|\s+)?state\.(deal|play|probe|next_game)\((.*)\)$", re.M)
+# the start of one failure of an exception group ("E   +---------------- 2 ----------------")
+GROUP_PART = re.compile(r"^E?\s*(?:\+-)?\+-+ \d+ -+$", re.M)
+
+
+def planted_steps(out: str) -> list[tuple[str, str]]:
+    """The steps printed for the planted bug's failure.  Under a loaded CI machine Hypothesis has now and
+    then reported a second distinct failure with it (an exception group; its steps print with a ``|``):
+    the planted bug's part is read, and the other parts must not be another clause of the rules."""
+    parts = GROUP_PART.split(out)
+    if len(parts) == 1:
+        return STEP.findall(out)
+    ours = [p for p in parts[1:] if "ClauseViolated[BM-PASS-1]" in p]
+    others = [p for p in parts[1:] if "ClauseViolated[BM-PASS-1]" not in p]
+    assert not any("ClauseViolated[" in p for p in others), out[-3000:]
+    return STEP.findall(ours[0]) if ours else []
+
+
 # Hypothesis's statistics: the reuse phase replayed the database's examples and one of them failed
 REPLAYED = re.compile(r"during reuse phase[^\n]*\n[^\n]*\n\s*- 0 passing[^,]*, [1-9][0-9]* failing")
 
@@ -78,7 +96,7 @@ def test_three_lines_fail_a_planted_bug_shrunk_and_the_next_run_replays_it_first
     out = first.stdout
     assert first.returncode == 1, out[-3000:] + first.stderr[-2000:]
     assert "ClauseViolated[BM-PASS-1]: BM-PASS-1: " in out and "right-hand neighbour" in out, out[-3000:]
-    steps = STEP.findall(out)
+    steps = planted_steps(out)
     if not steps:
         # Seen only late in the whole suite (twice), never alone nor under load: the failure reported with
         # no steps printed (cause not found yet). Once more in a fresh folder, which must print them.
@@ -86,7 +104,7 @@ def test_three_lines_fail_a_planted_bug_shrunk_and_the_next_run_replays_it_first
         first = pytest_in(tmp_path)
         out = first.stdout
         assert first.returncode == 1 and "ClauseViolated[BM-PASS-1]" in out, out[-3000:]
-        steps = STEP.findall(out)
+        steps = planted_steps(out)
     # shrunk: the deal and the three passes, each the first listed move.  Hypothesis's shrinker now and
     # then leaves a few refused probes between them (seed 3 at 6.170: three), which change nothing
     kinds = [kind for kind, _ in steps]

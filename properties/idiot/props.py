@@ -268,6 +268,7 @@ class IdiotProperties(GameProperties):
         "IDIOT-BLIND-1",
         "IDIOT-TWO-2",
         "IDIOT-TRANSPARENT-1",
+        "IDIOT-SEVEN-1",
     )
     def illegal_moves(self, snap: Snapshot) -> Sequence[tuple[dict[str, Any], str]]:
         """The probes of ``probes.bad_moves``: each clause is the rule a probe breaks (a list of probes, not

@@ -34,22 +34,23 @@ from my_engine import engine
 TestMyEngine = ruleproof.stateful.machine("black-maria", engine).TestCase
 """
 
-# a step as pytest prints it ("E   state.play(...)"), also inside an exception group ("E   |   state...")
-STEP = re.compile(r"^E\s+(?:\|\s+)?state\.(deal|play|probe|next_game)\((.*)\)$", re.M)
+# a step as pytest prints it ("E   state.play(...)"), also inside an exception group ("    |   state...")
+STEP = re.compile(r"^(?:E\s+|E?\s+\|\s+)state\.(deal|play|probe|next_game)\((.*)\)$", re.M)
 # the start of one failure of an exception group ("E   +---------------- 2 ----------------")
 GROUP_PART = re.compile(r"^E?\s*(?:\+-)?\+-+ \d+ -+$", re.M)
 
 
 def planted_steps(out: str) -> list[tuple[str, str]]:
-    """The steps printed for the planted bug's failure.  Under a loaded CI machine Hypothesis has now and
-    then reported a second distinct failure with it (an exception group; its steps print with a ``|``):
-    the planted bug's part is read, and the other parts must not be another clause of the rules."""
+    """The steps printed for the planted bug's failure on BM-PASS-1.  The engine declares every ``pass``
+    value the reference does, so Hypothesis now and then also finds the same bug under ``pass: rotate``
+    (round 2 passes left, not right): BM-PASS-4, the declared rule, a distinct failure beside it (an
+    exception group; its steps print with a ``|``).  Any other clause there would be a false alarm."""
     parts = GROUP_PART.split(out)
     if len(parts) == 1:
         return STEP.findall(out)
     ours = [p for p in parts[1:] if "ClauseViolated[BM-PASS-1]" in p]
-    others = [p for p in parts[1:] if "ClauseViolated[BM-PASS-1]" not in p]
-    assert not any("ClauseViolated[" in p for p in others), out[-3000:]
+    others = {c for p in parts[1:] for c in re.findall(r"ClauseViolated\[([A-Z0-9-]+)\]", p)} - {"BM-PASS-1"}
+    assert others <= {"BM-PASS-4"}, (others, out[-3000:])
     return STEP.findall(ours[0]) if ours else []
 
 

@@ -79,6 +79,12 @@ def beneath(pile: list[str], opts: dict[str, Any]) -> list[str]:
     return pile if k == len(pile) else pile[:k]
 
 
+def judged_top(pile: list[str], opts: dict[str, Any]) -> str:
+    """The rank a play is compared with: the top's, or through transparent cards the first card below of
+    another rank's ("" for none: IDIOT-TRANSPARENT-1)."""
+    return top_key(beneath(pile, opts))
+
+
 def reason(r: str, pile: list[str], opts: dict[str, Any]) -> Reason | None:
     """Why a set of rank ``r`` may go on this pile (IDIOT-PLAY-1/-2, IDIOT-TWO-1, IDIOT-BURN-10), or
     None when it may not."""

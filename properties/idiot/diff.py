@@ -28,6 +28,7 @@ from ruleproof.properties.idiot.cards import (
     beneath,
     capped,
     clear,
+    judged_top,
     ordinary,
     reason,
     through,
@@ -108,7 +109,7 @@ def _jointly(v: View, seen: RankVerdicts, found: dict[tuple[Aspect, str, bool], 
         return
     if not any(g.aspect is Aspect.RANK and not seen.special(g.moves[0]["cards"][0][0]) for _, g in ranks):
         return
-    top = top_key(beneath(v.pile, v.opts))  # through a transparent card, the card below is compared
+    top = judged_top(v.pile, v.opts)  # through a transparent card, the card below is compared
     for k, g in ranks:
         if g.aspect is Aspect.ORDER:
             del found[k]
@@ -134,7 +135,7 @@ def _hold(v: View, seen: RankVerdicts, found: dict[tuple[Aspect, str, bool], Gap
     explained by a rule of its own: held back until the other way is seen (``ranks``)."""
     for key, gap in list(found.items()):
         if gap.aspect is Aspect.ORDER:
-            r, top = gap.moves[0]["cards"][0][0], top_key(beneath(v.pile, v.opts))
+            r, top = gap.moves[0]["cards"][0][0], judged_top(v.pile, v.opts)
             if seen.one_sided(r, top):
                 Held(r, top, not gap.missing, gap.moves).hold(seen)
                 del found[key]
@@ -209,7 +210,7 @@ def misread_through(v: View, seen: RankVerdicts, r: str, allowed: bool) -> bool:
     verdict on the bare card is the engine's order of the ranks, as on any pile, which the rank rules judge (a
     Q taken on a K, a 4 refused on a 2 when the 2 is passed over).  Neither seen yet: the rule's only where
     the listing is the transparent card's own, as an ordinary card of its rank, in two ranks or more."""
-    below = top_key(beneath(v.pile, v.opts))
+    below = judged_top(v.pile, v.opts)
     if not below:
         return True
     if not ordinary(below, v.opts):

@@ -101,9 +101,6 @@ class GameProperties:
     # options an engine may leave out of its `hello` (house rules): it then plays their default (the
     # documents' rule), is never sent them and need not echo them in its state (CONTRACT-SETUP-3)
     house_options: ClassVar[frozenset[str]] = frozenset()
-    # options a fixture runs under only when it names them (house rules that change what every script
-    # expects, Idiot's ``reverse``): the fixtures' variants leave them out, and the engine's default applies
-    fixture_fixed: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, setup: Setup, ledger: Ledger) -> None:
         self.setup = setup
@@ -213,6 +210,11 @@ class GameProperties:
         Some depend on the player count or on another option ``sent``.
         """
         return {}
+
+    @classmethod
+    def house_defaults(cls, players: int) -> JSONObject:
+        """Each house option's default: the rule a fixture that does not name it scripts."""
+        return {k: v for k, v in cls.default_options(players, {}).items() if k in cls.house_options}
 
     @classmethod
     def setups(cls, declared: JSONObject) -> st.SearchStrategy[Setup]:

@@ -83,8 +83,9 @@ def _defaults_played(game: str, players: int, sent: Mapping[str, Any], declared:
     from ruleproof.properties import properties_for
 
     props = properties_for(game)
-    house = props.house_options | props.fixture_fixed
-    return {k: v for k, v in contract_defaults(game, players, sent).items() if k not in house or k in declared}
+    return {
+        k: v for k, v in contract_defaults(game, players, sent).items() if k not in props.house_options or k in declared
+    }
 
 
 def _check_value(field: str, allowed: Any, value: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -87,6 +88,9 @@ def test_user_fixtures_run_next_to_the_bundled_ones(tmp_path: Path) -> None:
             "at id: 'BM-follow-suit' is already the id of black-maria/follow-suit.json",
         ),
         ("{not json", "not JSON"),
+        ({**FOLLOW, "id": "x", "holds_under": {"scoring": ["spades"]}}, "at holds_under.scoring: not a house option"),
+        ({**FOLLOW, "id": "x", "holds_under": {"moon": ["nope"]}}, 'at holds_under.moon[0]: "nope" is not a value'),
+        ({**FOLLOW, "id": "x", "holds_under": {"moon": []}}, "at holds_under.moon: [] has less than 1 item"),
     ],
 )
 def test_a_bad_user_fixture_exits_2_naming_the_file_and_field(
@@ -182,6 +186,46 @@ def test_an_idiot_engine_with_only_burner_still_runs_the_idiot_fixtures() -> Non
     } <= set(ran)
     assert len(ran) >= 10, f"only {sorted(ran)} ran"
     assert statuses["I-D2-four-nines-burn"] == "skipped", "the fixture that depends on after_burn=next does not run"
+
+
+def load_bench(name: str) -> Any:
+    path = Path(__file__).parent.parent / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_bundled_idiot_fixtures_hold_under_what_the_reference_gives() -> None:
+    """bench/holds_under.py --write wrote each file's holds_under: it is what the reference gives today."""
+    computed = load_bench("holds_under").computed
+    stale = {
+        fx.id: (dict(fx.holds_under), want)
+        for fx in bundled("idiot")
+        if {k: list(v) for k, v in fx.holds_under.items()} != (want := computed(fx))
+    }
+    assert not stale, f"run: python bench/holds_under.py --write ({stale})"
+    assert any(fx.holds_under for fx in bundled("idiot"))
+
+
+def test_an_idiot_engine_declaring_only_a_transparent_3_runs_the_fixtures_that_hold_under_it() -> None:
+    report = certify_game(
+        CheckedEngine(Declares("idiot", transparent=["3"])), "idiot", PROFILES["dev"], properties=False
+    )
+    for fx in bundled("idiot"):
+        named = (fx.setup.get("options") or {}).get("transparent")
+        ran = {k: s for k, s in report.fixtures.items() if k == fx.id or k.startswith(f"{fx.id}[")}
+        if named == "3" or "3" in fx.holds_under.get("transparent", ()):
+            assert ran and all(s == "pass" for s in ran.values()), (fx.id, ran)
+            assert named or all("transparent=3" in k for k in ran), ran
+        else:
+            assert set(ran.values()) == {"skipped"}, (fx.id, ran)
+            assert (
+                f"fixture {fx.id}: transparent=null not declared (the script holds under no value the engine declares)"
+                in report.skipped
+            ), report.skipped
+    assert "skipped" in report.fixtures.values() and "pass" in report.fixtures.values()
 
 
 def test_a_black_maria_engine_with_only_target_100_runs_a_game_end() -> None:

@@ -64,7 +64,6 @@ class IdiotProperties(GameProperties):
         **{("transparent", r): ("IDIOT-TRANSPARENT-1",) for r in TRANSPARENT_RANKS},
     }
     step_scale: ClassVar[float] = 1.5
-    fixture_fixed: ClassVar[frozenset[str]] = frozenset(HOUSE_OPTIONS)  # 8s skipping, a reversal: every script
     # never sent to an engine that does not declare them, nor need they be echoed (it plays the default)
     house_options: ClassVar[frozenset[str]] = frozenset(HOUSE_OPTIONS)
     # the readings of "four or more of one rank on top": a count of the cards of one play, of the
@@ -204,6 +203,10 @@ class IdiotProperties(GameProperties):
             "two_followup": "optional",
             "ten_anytime": True,
         }
+
+    @classmethod
+    def house_defaults(cls, players: int) -> JSONObject:
+        return dict(HOUSE_OPTIONS)  # not among default_options: a state may leave them out (docs/rules/idiot.md)
 
     @classmethod
     def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from attrs import evolve, frozen
+from attrs import evolve, field, frozen
 
 from ruleproof.model import schema
 from ruleproof.model.engine import JSONObject
@@ -36,6 +36,10 @@ class Fixture:
     setup: JSONObject
     steps: tuple[JSONObject, ...]
     path: str
+    # other values of house options under which the script holds unchanged (``holds_under``), and the house
+    # options a variant was given a value for that the fixture does not name (``variants``)
+    holds_under: Mapping[str, tuple[Any, ...]] = field(factory=dict)
+    house_sent: tuple[str, ...] = ()
 
     @classmethod
     def parse(cls, data: Any, path: str) -> Fixture:
@@ -44,7 +48,14 @@ class Fixture:
         except schema.SchemaError as err:
             raise FixtureError(str(err)) from None
         return cls(
-            data["id"], data["game"], data["title"], tuple(data["clauses"]), data["setup"], tuple(data["steps"]), path
+            data["id"],
+            data["game"],
+            data["title"],
+            tuple(data["clauses"]),
+            data["setup"],
+            tuple(data["steps"]),
+            path,
+            {k: tuple(v) for k, v in (data.get("holds_under") or {}).items()},
         )
 
 
@@ -78,48 +89,71 @@ def bundled(game: str) -> list[Fixture]:
     return out
 
 
+def house_values(fx: Fixture, declared: JSONObject, house: Mapping[str, Any]) -> dict[str, Any]:
+    """The value sent for each house option the fixture does not name and the engine declares: its default
+    (the rule the script was written for), else the first value of ``holds_under`` the engine declares, else
+    the default still (which the engine does not declare: ``unsupported_reason`` skips the fixture)."""
+    declared_options = declared.get("options") or {}
+    named = fx.setup.get("options") or {}
+    out = {}
+    for name, default in house.items():
+        allowed = declared_options.get(name)
+        if name in named or not isinstance(allowed, list):
+            continue
+        held = [v for v in fx.holds_under.get(name, ()) if _among(v, allowed)]
+        out[name] = default if _among(default, allowed) or not held else held[0]
+    return out
+
+
+def _among(value: Any, allowed: list[Any]) -> bool:
+    return any(type(value) is type(a) and value == a for a in allowed)  # True is not 1
+
+
+def _shown(name: str, value: Any) -> str:
+    return f"{name}={json.dumps(value) if not isinstance(value, str) else value}"
+
+
 def variants(fx: Fixture, declared: JSONObject, house: Mapping[str, Any] | None = None) -> list[Fixture]:
     """``fx`` once per declared value of each option it does not name (it names those it depends on).
 
     The game's ``house`` options (house rules, each with its default) are never varied: a fixture that
-    does not name one scripts the documents' rule, the default.  It is sent to an engine that declares
-    the option (so an engine that declares only other values of it cannot run the fixture), and left
-    out for one that does not (which plays the default).
+    does not name one scripts the documents' rule, the default, and it is sent to an engine that declares
+    the option.  An engine that declares only other values of it runs the fixture under the first of its
+    ``holds_under`` values it declares (named in the id, e.g. ``I-D4[transparent=3]``), or cannot run it.
+    An engine that does not declare the option is not sent it (it plays the default).
 
     A fixture that leaves ``after_burn`` out must hold under ``next`` and
     ``burner`` alike, so an engine declaring only one of them still runs it.
     Values are cycled together (run k takes each option's k-th value), so every
     declared value is used once without multiplying the runs.  Integer ranges
     are not enumerated: an option left out is not sent, and the engine's
-    default applies.  The first run keeps the fixture's id, the others add the
-    values they run under, e.g. ``B-D3[scoring=spades]``.
+    default applies.  The first run keeps the fixture's id (but for a ``holds_under`` value), the others
+    add the values they run under, e.g. ``B-D3[scoring=spades]``.
     """
     house = house or {}
-    named = fx.setup.get("options") or {}
-    declared_options = declared.get("options") or {}
-    named = {**{k: v for k, v in house.items() if k in declared_options and k not in named}, **named}
+    sent = house_values(fx, declared, house)
+    named = {**sent, **(fx.setup.get("options") or {})}
     free = {
         name: [v for v in values if v != "custom"]  # "custom" only declares that explicit values are accepted
         for name, values in (declared.get("options") or {}).items()
         if name not in named and name not in house and isinstance(values, list)
     }
     free = {name: values for name, values in free.items() if values}
+    held = [_shown(n, v) for n, v in sent.items() if v != house[n]]
     runs = max((len(v) for v in free.values()), default=1)
     out = []
     for k in range(runs):
         chosen = {name: values[k % len(values)] for name, values in free.items()}
-        suffix = ",".join(
-            f"{n}={json.dumps(v) if not isinstance(v, str) else v}" for n, v in chosen.items() if len(free[n]) > 1
-        )
+        suffix = ",".join([*held, *(_shown(n, v) for n, v in chosen.items() if len(free[n]) > 1 and k)])
         setup = {**fx.setup, "options": {**named, **chosen}}
-        out.append(evolve(fx, id=fx.id if k == 0 else f"{fx.id}[{suffix}]", setup=setup))
+        out.append(evolve(fx, id=f"{fx.id}[{suffix}]" if suffix else fx.id, setup=setup, house_sent=tuple(sent)))
     return out
 
 
 def unsupported_reason(fx: Fixture, declared: JSONObject) -> str | None:
     """Why the engine's ``hello`` rules this fixture out, or None."""
     if fx.setup["players"] not in declared.get("players", []):
-        return f"players={fx.setup['players']} not declared"
+        return f"players={json.dumps(fx.setup['players'])} not declared"
     options = declared.get("options", {})
     for name, value in (fx.setup.get("options") or {}).items():
         allowed = options.get(name)
@@ -127,10 +161,11 @@ def unsupported_reason(fx: Fixture, declared: JSONObject) -> str | None:
             return f"option {name} not declared"
         if isinstance(allowed, dict):
             if not (isinstance(value, int) and allowed["min"] <= value <= allowed["max"]):
-                return f"{name}={value} outside the declared range"
+                return f"{name}={json.dumps(value)} outside the declared range"
         elif isinstance(value, dict):
             if "custom" not in allowed:
                 return f"{name}: explicit values not declared"
-        elif value not in allowed:
-            return f"{name}={value!r} not declared"
+        elif not _among(value, allowed):
+            held = " (the script holds under no value the engine declares)" if name in fx.house_sent else ""
+            return f"{name}={json.dumps(value)} not declared{held}"
     return None

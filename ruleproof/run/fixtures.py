@@ -43,8 +43,32 @@ def expectation(
     )
 
 
+def option_values(game: str, name: str) -> list[Any] | None:
+    """The values of option ``name`` in the game's state schema (an enum, or a boolean's two), or None."""
+    spec = schema.load(game).get("$defs", {}).get("options", {}).get("properties", {}).get(name)
+    if spec is None:
+        return None
+    return [False, True] if spec.get("type") == "boolean" else list(spec.get("enum", []))
+
+
+def validate_holds_under(fx: Fixture) -> None:
+    """``holds_under`` names house options of the game, each with values of that option."""
+    house = properties_for(fx.game).house_options if fx.game in GAMES else frozenset()
+    for name, values in fx.holds_under.items():
+        allowed = option_values(fx.game, name) if name in house else None
+        if allowed is None:
+            raise FixtureError(f"fixture {fx.path} at holds_under.{name}: not a house option of {fx.game}")
+        for i, value in enumerate(values):
+            if not any(type(value) is type(a) and value == a for a in allowed):
+                raise FixtureError(
+                    f"fixture {fx.path} at holds_under.{name}[{i}]: {json.dumps(value)} is not a value of {name}"
+                )
+
+
 def validate(fx: Fixture) -> None:
-    """What the schema cannot say: clause IDs the game knows, moves in the game's move schema."""
+    """What the schema cannot say: clause IDs the game knows, moves in the game's move schema, the house
+    options and values of ``holds_under``."""
+    validate_holds_under(fx)
     known = set(known_clauses([fx.game])[fx.game])
     for i, clause in enumerate(fx.clauses):
         if clause not in known:
@@ -99,15 +123,10 @@ def load_dirs(dirs: Sequence[str | Path], *, beside_bundled: bool = True) -> lis
 def fixtures_for(game: str, declared: JSONObject, user: Sequence[Fixture] = ()) -> list[Fixture]:
     """The fixtures to run for ``game``: bundled, then the user's, each under the engine's option values,
     but: a house rule a fixture does not name runs as its default (the rule the script was written for),
-    and the options a fixture runs under only when it names them are left out (``fixture_fixed``: the
-    engine's default applies)."""
+    or under a value of its ``holds_under`` when the engine does not declare the default (``variants``)."""
     house: dict[str, Any] = {}
     if game in GAMES:  # each house rule's default: the rule a fixture that does not name it scripts
-        props = properties_for(game)
-        defaults = props.default_options(min(declared.get("players") or [0]) or 0, {})
-        house = {k: v for k, v in defaults.items() if k in props.house_options}
-        options = {k: v for k, v in (declared.get("options") or {}).items() if k not in props.fixture_fixed}
-        declared = {**declared, "options": options} if "options" in declared else declared
+        house = properties_for(game).house_defaults(min(declared.get("players") or [0]) or 0)
     fixtures = [*bundled(game), *(f for f in user if f.game == game)]
     return [v for fx in fixtures for v in variants(fx, declared, house)]
 

@@ -259,7 +259,7 @@ class IdiotEngine:
 
     def __init__(self, bugs: frozenset[str] = frozenset(), declares: dict[str, list[Any]] | None = None) -> None:
         self.bugs = bugs
-        self.declares = declares or {}  # the house options its hello declares (a HOUSE entry's), echoed when sent
+        self.declares = declares or {}  # the house options its hello declares (a HOUSE entry's): played always
         self.t: Table | None = None
 
     # -- the contract --------------------------------------------------------------------------
@@ -341,11 +341,11 @@ class IdiotEngine:
             if not any(type(value) is type(v) and value == v for v in values):
                 raise BadRequest(f"options.{name}: {value!r} is not one of {values}")
             chosen[name] = value
-        for name, values in self.declares.items():  # a house rule it plays whatever it is sent: only the one value
-            if name in options:
-                if options[name] not in values:
-                    raise BadRequest(f"options.{name}: {options[name]!r} is not one of {values}")
-                chosen[name] = options[name]
+        for name, values in self.declares.items():  # a house rule it plays always: the values it declares only
+            value = options.get(name, values[0])
+            if value not in values:
+                raise BadRequest(f"options.{name}: {value!r} is not one of {values}")
+            chosen[name] = value
         return chosen
 
     @staticmethod
@@ -372,7 +372,7 @@ class IdiotEngine:
 
     def _invisible(self, rank: str) -> bool:
         """The web game's invisible 5 and the Python engine's transparent 3: the card under it sets the rank (an
-        engine that declares its 3 as the ``transparent`` option plays it so when sent it, the default else)."""
+        engine that declares its 3 as the ``transparent`` option, its only value, plays it so always)."""
         if rank == "5":
             return "five_invisible" in self.bugs
         if rank != "3" or "three_transparent" not in self.bugs:

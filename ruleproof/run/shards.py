@@ -204,6 +204,8 @@ def _fixture_json(fx: Fixture) -> JSONObject:
         "setup": fx.setup,
         "steps": list(fx.steps),
         "path": fx.path,
+        "holds_under": {k: list(v) for k, v in fx.holds_under.items()},
+        "house_sent": list(fx.house_sent),
     }
 
 
@@ -216,4 +218,6 @@ def _fixture(data: Mapping[str, Any]) -> Fixture:
         dict(data["setup"]),
         tuple(data["steps"]),
         str(data["path"]),
+        {str(k): tuple(v) for k, v in (data.get("holds_under") or {}).items()},
+        tuple(str(n) for n in data.get("house_sent") or ()),
     )

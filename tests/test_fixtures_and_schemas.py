@@ -16,7 +16,7 @@ from ruleproof.model.games import SPECS
 from ruleproof.properties import available_games, properties_for
 from ruleproof.properties.base import Ledger
 from ruleproof.reference import ReferenceEngine, rules_for
-from ruleproof.run.fixtures import run_fixture
+from ruleproof.run.fixtures import run_fixture, validate
 from ruleproof.transport.checked import CheckedEngine
 
 
@@ -24,6 +24,7 @@ from ruleproof.transport.checked import CheckedEngine
 def test_bundled_fixtures_are_valid(game: str) -> None:
     for fx in bundled(game):
         assert fx.game == game and fx.clauses
+        validate(fx)  # what the schema cannot say: known clauses, moves of the game, holds_under's options and values
 
 
 def test_a_malformed_fixture_names_the_field(tmp_path: Path) -> None:

@@ -119,7 +119,7 @@ def variants(fx: Fixture, declared: JSONObject, house: Mapping[str, Any] | None 
     The game's ``house`` options (house rules, each with its default) are never varied: a fixture that
     does not name one scripts the documents' rule, the default, and it is sent to an engine that declares
     the option.  An engine that declares only other values of it runs the fixture under the first of its
-    ``holds_under`` values it declares (named in the id, e.g. ``I-D4[transparent=3]``), or cannot run it.
+    ``holds_under`` values it declares (named in the id, e.g. ``I-D4-ten-on-ace[transparent=3]``), or cannot run it.
     An engine that does not declare the option is not sent it (it plays the default).
 
     A fixture that leaves ``after_burn`` out must hold under ``next`` and

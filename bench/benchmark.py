@@ -61,7 +61,6 @@ import argparse
 import contextlib
 import importlib
 import io
-import json
 import random
 import sys
 import tempfile
@@ -78,6 +77,7 @@ from ruleproof import GAMES
 from ruleproof.model.certificate import Certificate, without_timings
 from ruleproof.model.findings import Setup
 from ruleproof.model.report import GameReport
+from ruleproof.output.files import certificate_text
 from ruleproof.properties import available_games, properties_for
 from ruleproof.reference import RULES, ReferenceEngine, all_rules
 from ruleproof.run.runner import PROFILES, certify_game, hypothesis_settings
@@ -304,7 +304,7 @@ def file_sizes(report: GameReport) -> tuple[int, int]:
 
     cert = Certificate(engine={"name": "bench", "version": "0"}, profile="bench", seed=None, reports=(report,))
     data = cert.to_json()
-    return len(json.dumps(data, indent=1, default=str)) + 1, len(render_html(data).encode())
+    return len(certificate_text(data).encode()), len(render_html(data).encode())
 
 
 def calls_line(label: str, report: GameReport, seconds: float, passing: GameReport | None = None) -> str:

@@ -34,8 +34,9 @@ With ``--scale`` it prints only these instead (issue 25), for each game asked:
     without ``moves`` (``ruleproof serve --engine ... --no-moves``: the calls
     of a failing engine behind a pipe, target at most 2.5 a step, all
     included), with the share of the calls spent minimizing (``min``; target
-    at most a fifth) and the ratio of each one's total calls to the in-process
-    reference's (target for a failing engine: <= 1.5);
+    at most a fifth), the ratio of each one's total calls to the in-process
+    reference's (target for a failing engine: <= 1.5) and the sizes of its
+    certificate and HTML report (targets: under 500 KB and 2 MB);
 (h) ``ruleproof certify --engine ruleproof.reference:ReferenceEngine`` (and the
     house-rules engine), ``ruleproof.cli.main`` in process, against
     ``certify_game`` on the same engine: the CLI wraps it in its deadline
@@ -73,9 +74,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, rule, run_state_machine_as_test
 
 from ruleproof import GAMES
-from ruleproof.model.certificate import without_timings
+from ruleproof.model.certificate import Certificate, without_timings
 from ruleproof.model.findings import Setup
 from ruleproof.model.report import GameReport
+from ruleproof.output.files import certificate_text
 from ruleproof.properties import available_games, properties_for
 from ruleproof.reference import RULES, ReferenceEngine, all_rules
 from ruleproof.run.runner import PROFILES, certify_game, hypothesis_settings
@@ -295,14 +297,26 @@ def timed_certify(game: str, engine: Any, profile: str) -> tuple[GameReport, flo
     return report, now() - started
 
 
+def file_sizes(report: GameReport) -> tuple[int, int]:
+    """The bytes of the certificate (``--json``, as the CLI writes it) and of the HTML report of one game's
+    report (targets: under 500 KB and 2 MB, issue 31)."""
+    from ruleproof.output.html import render_html
+
+    cert = Certificate(engine={"name": "bench", "version": "0"}, profile="bench", seed=None, reports=(report,))
+    data = cert.to_json()
+    return len(certificate_text(data).encode()), len(render_html(data).encode())
+
+
 def calls_line(label: str, report: GameReport, seconds: float, passing: GameReport | None = None) -> str:
-    """The certificate's call counts; against ``passing`` also the ratio of the total calls (target <= 1.5)."""
+    """The certificate's call counts; against ``passing`` also the ratio of the total calls (target <= 1.5);
+    the certificate's and the HTML report's sizes in KB."""
     stats = report.stats
     ratio = f"{stats['calls'] / passing.stats['calls']:>6.2f}" if passing is not None else f"{'':>6}"
+    cert, html = file_sizes(report)
     return (
         f"  {label:<24} {report.verdict:<5} {stats['steps']:>7} {stats['calls']:>8} {stats['det_calls']:>7}"
         f" {stats['calls_per_step']:>6} {stats.get('minimize_calls', 0) / max(stats['calls'], 1):>6.0%} {ratio}"
-        f" {seconds:>8.1f}"
+        f" {seconds:>8.1f} {cert / 1000:>7.0f} {html / 1000:>7.0f}"
     )
 
 
@@ -342,7 +356,7 @@ def scale_game(game: str, profile: str, work: Path) -> None:
     print(f"\n{game} at {profile}: engine calls (certify_game, whole certification)")
     print(
         f"  {'engine':<24} {'verd':<5} {'steps':>7} {'calls':>8} {'det':>7} {'c/step':>6} {'min':>6} {'x ref':>6}"
-        f" {'seconds':>8}"
+        f" {'seconds':>8} {'cert KB':>7} {'html KB':>7}"
     )
     reference = timed_certify(game, house_engine(REFERENCE), profile)
     print(calls_line("reference in process", *reference), flush=True)

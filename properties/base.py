@@ -161,9 +161,28 @@ class GameProperties:
     def paired_situations(self, clause: str) -> None:
         """Count ``clause`` as judged under this game's values of each pair of options it interacts with
         (``paired``): its situations of pairwise coverage."""
-        options = {**self.default_options(self.setup.players, self.setup.options), **self.setup.options}
         for own, other in self.paired.get(clause, ()):
-            self.ledger.situation(clause, pair_name(own, options.get(own), other, options.get(other)))
+            value = self.pair_value(own, self.played(own), other)
+            self.ledger.situation(clause, pair_name(own, value, other, self.played(other)))
+
+    def played(self, name: str) -> Any:
+        """The value of option ``name`` this game plays: the setup's, else the default."""
+        if name in self.setup.options:
+            return self.setup.options[name]
+        return self.option_default(name, self.setup.players, self.setup.options)
+
+    @classmethod
+    def option_default(cls, name: str, players: int, sent: JSONObject | None = None) -> Any:
+        """The value option ``name`` plays when it is not sent: ``default_options``' (a game whose house rules
+        are left out of it gives theirs here)."""
+        return cls.default_options(players, dict(sent or {})).get(name)
+
+    @classmethod
+    def pair_value(cls, own: str, value: Any, other: str) -> Any:
+        """The value of ``own`` a pair with ``other`` names: ``value`` itself, or where only some of ``own``'s
+        values play differently with ``other``, the class ``value`` is in (Idiot's transparent 6 with
+        ``six_burn``, any other transparent rank alike)."""
+        return value
 
     @classmethod
     def situations_for(cls, declared: JSONObject) -> dict[str, tuple[str, ...]]:
@@ -172,15 +191,17 @@ class GameProperties:
         its option's declared house values with every declared value of the options it interacts with."""
         out = dict(cls.situations)
         values = declared_values(cls, declared)
-        defaults = cls.default_options(min(declared.get("players") or [0]) or 0, {})
+        players = min(declared.get("players") or [0]) or 0
         for clause, pairs in cls.paired.items():
-            names = [
-                pair_name(own, v, other, w)
-                for own, other in pairs
-                for v in values.get(own, [])
-                if v != defaults.get(own)
-                for w in values.get(other, [])
-            ]
+            names = list(
+                dict.fromkeys(
+                    pair_name(own, cls.pair_value(own, v, other), other, w)
+                    for own, other in pairs
+                    for v in values.get(own, [])
+                    if v != cls.option_default(own, players)
+                    for w in values.get(other, [])
+                )
+            )
             if names:
                 out[clause] = (*out.get(clause, ()), *names)
         return out
@@ -213,8 +234,8 @@ class GameProperties:
 
     @classmethod
     def house_defaults(cls, players: int) -> JSONObject:
-        """Each house option's default: the rule a fixture that does not name it scripts."""
-        return {k: v for k, v in cls.default_options(players, {}).items() if k in cls.house_options}
+        """Each house option's default: the rule a fixture that does not name it scripts (sorted by name)."""
+        return {k: cls.option_default(k, players) for k in sorted(cls.house_options)}
 
     @classmethod
     def setups(cls, declared: JSONObject) -> st.SearchStrategy[Setup]:
@@ -290,10 +311,10 @@ class GameProperties:
 def rules_judged(props: type[GameProperties], declared: JSONObject) -> tuple[str, ...]:
     """The options an engine declares with other values than the document's rule alone, as reports name
     them ("pass rotate", "moon others_score", "scoring any" when it declares every value)."""
-    defaults = props.default_options(min(declared.get("players") or [0]) or 0, {})
+    players = min(declared.get("players") or [0]) or 0
     out = []
     for name, values in declared_values(props, declared).items():
-        if values == [defaults.get(name)]:
+        if values == [props.option_default(name, players)]:
             continue
         contract = props.options_contract.get(name)
         every = (
@@ -325,7 +346,7 @@ def declared_values(props: type[GameProperties], declared: JSONObject) -> dict[s
         if isinstance(got, list):
             out[name] = list(got)
         elif isinstance(contract, list) and got is None:
-            out[name] = [props.default_options(min(declared.get("players") or [0]) or 0, {}).get(name)]
+            out[name] = [props.option_default(name, min(declared.get("players") or [0]) or 0)]
     return out
 
 

@@ -183,3 +183,54 @@ def test_a_burn_counted_across_a_transparent_card_is_accepted() -> None:
     assert not _across(["9D", "3S", "9S", "9C"], opts)  # three 9s: no burn either way
     assert not _across(["9D", "9H", "3S", "9S", "9C"], OPTIONS)  # no transparent rank: the 3 breaks the run
     assert _across(["6D", "3S", "6S", "6C"], opts) and not _across(["6D", "3S", "6S", "6C"], {**opts, "six_burn": 4})
+
+
+def capping(raw: Any, rank: str = "3") -> Any:
+    return {**raw, "options": {**OPTIONS, "transparent": rank, "seven_lower": True}}
+
+
+def test_a_transparent_card_on_a_capping_seven_is_told_apart_by_the_bare_sevens_verdicts() -> None:
+    """Through a 3 on a 7 under seven_lower a 9 listed: the transparent rule's when the engine refused a 9 on a
+    bare capping 7 (or kept the cap on every rank it judged there); the cap's own (IDIOT-SEVEN-1) when it took a
+    9 on a bare 7 as well."""
+    raw = capping(state(["9C", "5C", "KC"], ["4D", "7D", "3H"]))
+    listed = [*plays(["9C"], ["5C"]), {"type": "pickup"}]
+    kept = RankVerdicts()
+    kept.record_capping("9", False)
+    assert found(raw, listed, kept) == {(Aspect.TRANSPARENT, False): "through a 3"}
+    lapsed = RankVerdicts()
+    lapsed.record_capping("9", True)  # a 9 on a bare 7 too: the cap is what the engine misses
+    assert found(raw, listed, lapsed) == {(Aspect.SEVEN, False): "above a 7"}
+    seen_cap = RankVerdicts()
+    seen_cap.record_capping("K", False)  # the cap kept on a K: the 9 through the 3 is the 3's
+    seen_cap.record_capping("5", True)
+    assert found(raw, listed, seen_cap) == {(Aspect.TRANSPARENT, False): "through a 3"}
+
+
+def test_a_rank_refused_through_a_transparent_card_on_a_two_is_the_transparent_rule() -> None:
+    """On 2 2 8 with a transparent 8 anything goes (the 2 is judged): a 4 refused while a 9 is listed is the
+    listing of the 8 itself, the transparent rule's, once the engine was seen taking every rank on a bare 2."""
+    raw = transparent(state(["4C", "9C", "KC"], ["2D", "2H", "8S"]), "8")
+    listed = [*plays(["9C"], ["KC"]), {"type": "pickup"}]
+    on_two = RankVerdicts()
+    on_two.record_hand("4", "2", True)
+    assert found(raw, listed, on_two) == {(Aspect.TRANSPARENT, True): "transparent on 8"}
+    assert found(raw, listed) == {(Aspect.TRANSPARENT, True): "transparent on 8"}  # nothing seen against it
+    broken = RankVerdicts()
+    broken.record_hand("5", "2", False)  # a 5 refused on a bare 2: the 2's rule is what the engine misses
+    assert found(raw, listed, broken) == {(Aspect.ON_TWO, True): "on a 2 on 2"}
+
+
+def test_a_card_of_a_suit_refused_elsewhere_on_the_same_top_is_the_suits() -> None:
+    """A 4 of hearts listed on a 5 where a 4 of clubs was refused from the hand on a 5 this game: the suits
+    (IDIOT-RANK-1), not an order of the ranks; a suit told apart so is the suits' for the rest of the game."""
+    seen = RankVerdicts()
+    seen.record_card("4C", "5", False)
+    raw = state(["4H", "9C", "KC"], ["5D"])
+    assert found(raw, [*plays(["4H"], ["9C"], ["KC"]), {"type": "pickup"}], seen) == {(Aspect.SUITS, False): "suits"}
+    assert found(raw, [*plays(["4H"], ["9C"], ["KC"]), {"type": "pickup"}]) != {(Aspect.SUITS, False): "suits"}
+    apart = RankVerdicts()
+    both = state(["3H", "3C", "KC"], ["9D"])  # 3H listed, 3C not: the suits, remembered
+    assert found(both, [*plays(["KC"], ["3H"]), {"type": "pickup"}], apart) == {(Aspect.SUITS, False): "suits"}
+    later = state(["5H", "9C", "KC"], ["JD"])  # a lone heart of another rank on a J, later in the game
+    assert found(later, [*plays(["5H"], ["KC"]), {"type": "pickup"}], apart) == {(Aspect.SUITS, False): "suits"}

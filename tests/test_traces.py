@@ -159,3 +159,19 @@ def test_replay_from_a_format_2_certificate(certified: Path, capsys: pytest.Capt
     assert main(["replay", str(certified), "--clause", "BM-LEAD-9", "--engine", MUTANT]) == 2
     err = capsys.readouterr().err
     assert "no counterexample of BM-LEAD-9" in err and "BM-PASS-1" in err and "Traceback" not in err
+
+
+def test_the_file_is_indented_but_each_trace_is_one_line(plain: dict[str, Any]) -> None:
+    """``--json``: a person reads the file indented; the counterexamples, most of it, one line each."""
+    from ruleproof.output.files import certificate_text
+
+    packed = pack(plain)
+    written = certificate_text(packed)
+    assert json.loads(written) == packed and written.endswith("}\n")
+    lines = written.splitlines()
+    for data in packed["games"].values():
+        for key, entry in data["traces"].items():
+            line = next(x for x in lines if x.lstrip().startswith(f'"{key}": '))
+            assert json.loads(line.split(": ", 1)[1].rstrip(",")) == entry
+    assert any(line.startswith('  "') for line in lines)  # the rest indented
+    assert len(written) < len(json.dumps(packed, indent=1)) * 0.8

@@ -259,6 +259,11 @@ REVERSE_RANKS = tuple("23456789TJQKA")
 TRANSPARENT_RANKS = tuple("3456789JQKA")
 # IDIOT-TRANSPARENT-1's situations: a transparent card on a card it does not beat, a play judged against the
 # card below, against an empty pile (nothing but transparent cards), through several transparent cards
+# the options a transparent rank plays with (IDIOT-TRANSPARENT-1's pairs): the rank each names, which plays
+# differently as the transparent one (three transparent 6s burn under six_burn 3; a transparent 7 does not cap
+# under seven_lower); every other rank alike ("another rank"), and with after_burn every rank alike (a burn of
+# transparent cards hands on the turn as any burn)
+TRANSPARENT_PAIRS: dict[str, str | None] = {"six_burn": "6", "seven_lower": "7", "after_burn": None}
 TRANSPARENT_SITUATIONS = ("on-anything", "judged-below", "empty-below", "stacked")
 
 

@@ -260,7 +260,11 @@ def pile_shape(props: IdiotProperties, step: Step) -> None:
         props.cover("IDIOT-INV-6")
     if before.phase in ("opening", "play"):
         _emptied(props, step, pile)
-    if props.applied(step) is None:  # a play the rules forbid, applied, is IDIOT-INV-4's and its rule's
+    o = props.outcome(step) if step.kind == "play_blind" else None
+    # a blind card the engine took against the rules is that card's rank legality (check_play): the pile it
+    # leaves is the verdict's consequence, not a second deviation
+    taken = o is not None and o.engine_legal is True and o.rules_legal is False
+    if props.applied(step) is None and not taken:  # a play the rules forbid, applied, is IDIOT-INV-4's and its rule's
         _never_falls(props, before.zone("discard"), pile)
     else:
         props.cover("IDIOT-INV-8")

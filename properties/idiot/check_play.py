@@ -123,6 +123,7 @@ def _transparent_situations(props: IdiotProperties, v: View, ranks: set[str]) ->
     if not through(pile, opts) or not any(not clear(r, opts) and r != "2" for r in ranks):
         return
     props.situation("IDIOT-TRANSPARENT-1", "judged-below" if beneath(pile, opts) else "empty-below")
+    props.paired_situations("IDIOT-TRANSPARENT-1")  # judged through it under this game's burns and cap
     if top_run(pile) >= 2:
         props.situation("IDIOT-TRANSPARENT-1", "stacked")
 

@@ -149,6 +149,8 @@ def turn_order(props: IdiotProperties, step: Step) -> None:
     _cover(props, o, opening)
     if o.pending or v1.pending or (o.t == "stop" and got == s):
         return  # the same player goes on, or should: ``followups``
+    if got is None and v1.phase == "over" and not o.over:
+        return  # the engine ended the game early: no one acts, the end's difference (check_end), not a turn's
     if got != o.to_act:
         clause, cause = _turn_clause(props, v0, v1, o, opening)
         props.fail(

@@ -20,16 +20,19 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from ruleproof.properties.idiot.aspects import Aspect
 from ruleproof.properties.idiot.cards import (
-    RANK_AT,
+    ORDER,
     beneath,
     capped,
     clear,
     judged_top,
     ordinary,
+    play,
+    playable,
     reason,
     through,
     top_key,
@@ -85,6 +88,7 @@ def gaps(v: View, seen: RankVerdicts) -> list[Gap]:
         v.legal = legal_set(v)
     req, opt = v.legal
     listed = v.listed
+    _record_suits(v, seen, [m for k, m in listed.items() if k not in req and k not in opt])
     record_hand(v, seen)
     found: dict[tuple[Aspect, str, bool], Gap] = {}
     for k, m in listed.items():
@@ -137,7 +141,10 @@ def _hold(v: View, seen: RankVerdicts, found: dict[tuple[Aspect, str, bool], Gap
         if gap.aspect is Aspect.ORDER:
             r, top = gap.moves[0]["cards"][0][0], judged_top(v.pile, v.opts)
             if seen.one_sided(r, top):
-                Held(r, top, not gap.missing, gap.moves).hold(seen)
+                # listed as the transparent card on top itself allows it: the transparent rule's, should no
+                # order explain it once the other way round is seen
+                itself = f"through a {v.pile[-1][0]}" if _apart_as_itself(v) == {r} else ""
+                Held(r, top, not gap.missing, gap.moves, itself).hold(seen)
                 del found[key]
 
 
@@ -147,6 +154,8 @@ def _resolved(v: View, seen: RankVerdicts, over: bool) -> list[Gap]:
     for key, held in list(seen.held.items()):
         if over or not seen.one_sided(held.r, held.top):
             aspect, cause = seen.classify(held.r, held.top, held.allowed, _skip(v))
+            if held.through and aspect is not Aspect.ORDER:
+                aspect, cause = Aspect.TRANSPARENT, held.through
             gap = Gap(aspect, cause, not held.allowed, earlier=True)
             gap.moves = held.moves
             out.append(gap)
@@ -166,25 +175,51 @@ def record_hand(v: View, seen: RankVerdicts) -> None:
     """The engine's verdicts this state shows: the top card's rank on the rank under its run (the engine
     took that play), and in the play phase, nothing pending, each rank of the hand (listed or not)."""
     pile, opts = v.pile, v.opts
-    if capped(pile, opts) or through(pile, opts):
-        return  # on a 7 under seven_lower, or through a transparent card, the ranks are judged by that rule
+    if through(pile, opts):
+        return  # through a transparent card the ranks are judged by that rule
+    if capped(pile, opts):  # on a 7 under seven_lower: by that rule, kept apart from the order's verdicts
+        for r, allowed in _hand_verdicts(v, seen).items():
+            seen.record_capping(r, allowed)
+        return
     under = pile[: -top_run(pile)]
     if pile and ordinary(pile[-1][0], opts) and not capped(under, opts) and not through(under, opts):
         run = top_run(pile)
         if len(pile) > run and pile[-run - 1][0] != "2":
             seen.record(pile[-1][0], pile[-run - 1][0], True)
+    top = top_key(v.pile)
     s = v.seat
-    if s is None or v.phase != "play" or v.pending or v.zone_of(s) != "hand":
-        return
-    top, listed = top_key(v.pile), v.listed
-    ranks: dict[str, bool] = {}
-    for c in v.hand.lists[s]:
-        r = c[0]
-        ranks[r] = ranks.get(r, False) or (c,) in listed
-    for r, allowed in ranks.items():
+    if s is not None and v.phase == "play" and not v.pending and v.zone_of(s) == "hand":
+        for c in v.hand.lists[s]:  # each card's own, so that one suit's verdict is told from another's
+            seen.record_card(c, top, (c,) in v.listed)
+    for r, allowed in _hand_verdicts(v, seen).items():
         seen.record_hand(r, top, allowed)
         if ordinary(r, opts) or not pile:
             seen.record(r, top, allowed)
+
+
+def _hand_verdicts(v: View, seen: RankVerdicts) -> dict[str, bool]:
+    """In the play phase, nothing pending, each rank of the hand: listed (any card of it) or not.  A card of a
+    suit the engine tells apart (``RankVerdicts.suits``) says nothing of its rank."""
+    s = v.seat
+    if s is None or v.phase != "play" or v.pending or v.zone_of(s) != "hand":
+        return {}
+    listed = v.listed
+    ranks: dict[str, bool] = {}
+    for c in v.hand.lists[s]:
+        if c[1:] not in seen.suits:
+            r = c[0]
+            ranks[r] = ranks.get(r, False) or (c,) in listed
+    return ranks
+
+
+def _record_suits(v: View, seen: RankVerdicts, extra: list[Any]) -> None:
+    """The suits the engine is seen telling apart (IDIOT-RANK-1), from the single cards listed against the rules'
+    rank legality: one listed while another card of its rank in the zone is not.  (Cards of two ranks all of
+    one suit listed so are no evidence alone: a house rule of the top, odd ranks on a 9, lists them too.)"""
+    singles = [m["cards"][0] for m in extra if isinstance(m, dict) and m.get("type") == "play" and len(m["cards"]) == 1]
+    for c in singles:
+        if why_illegal(v, play([c])) is Aspect.RANK and _suits_apart(v, [c]):
+            seen.suits.add(c[1:])
 
 
 def extra_aspect(v: View, seen: RankVerdicts, m: Any, now: bool = False) -> tuple[Aspect | None, str]:
@@ -192,7 +227,7 @@ def extra_aspect(v: View, seen: RankVerdicts, m: Any, now: bool = False) -> tupl
     aspect = why_illegal(v, m) if isinstance(m, dict) else Aspect.SET
     if aspect is not Aspect.RANK:
         return aspect, aspect.value if aspect is not None else ""
-    if _suits_apart(v, m["cards"]):
+    if _suits_apart(v, m["cards"], seen) or (len(m["cards"]) == 1 and m["cards"][0][1:] in seen.suits):
         return Aspect.SUITS, "suits"
     if through(v.pile, v.opts):
         if misread_through(v, seen, m["cards"][0][0], True):
@@ -204,37 +239,72 @@ def extra_aspect(v: View, seen: RankVerdicts, m: Any, now: bool = False) -> tupl
 
 
 def misread_through(v: View, seen: RankVerdicts, r: str, allowed: bool) -> bool:
-    """A verdict on ordinary rank ``r`` through a transparent card that the rules do not give: the transparent
-    rule's (IDIOT-TRANSPARENT-1) when the engine gives the other verdict on the card below with nothing on it
-    (the transparent card changed it), or nothing lies below (no other card to judge against).  The same
-    verdict on the bare card is the engine's order of the ranks, as on any pile, which the rank rules judge (a
-    Q taken on a K, a 4 refused on a 2 when the 2 is passed over).  Neither seen yet: the rule's only where
-    the listing is the transparent card's own, as an ordinary card of its rank, in two ranks or more."""
+    """A verdict on rank ``r`` through a transparent card that the rules do not give: the transparent rule's
+    (IDIOT-TRANSPARENT-1) when the engine gives the other verdict on the card below with nothing on it (the
+    transparent card changed it), or nothing lies below (no other card to judge against).  The same verdict
+    on the bare card is the engine's own rule of that card, as on any pile, which the rules of that card judge
+    (a Q taken on a K, a 4 refused on a 2, a 9 taken on a 7 under seven_lower, when the card is passed over).
+    Neither seen yet: the rule's only where the listing is the transparent card's own (``_as_itself``)."""
     below = judged_top(v.pile, v.opts)
     if not below:
         return True
-    if not ordinary(below, v.opts):
-        return False  # a 2 (or a 10) below: its own rule, whatever lies under it, which a rank cannot show
-    bits = seen.seen.get((r, below), 0)
+    if capped(beneath(v.pile, v.opts), v.opts):
+        bits = seen.capping.get(r, 0)  # a 7 under seven_lower below: the verdicts on a bare such 7
+        kept = _kept(seen.capping, lambda x: playable(x, ["7"], v.opts))
+    elif not ordinary(below, v.opts):
+        bits = seen.from_hand(r, below)  # a 2 below: the hand's verdicts on a bare 2
+        kept = _kept({x: b for (x, top), b in seen.hand.items() if top == below}, lambda x: True)
+    else:
+        bits, kept = seen.seen.get((r, below), 0), None
     if bits:
         return not bits & (ALLOWED if allowed else REFUSED)
-    return _as_itself(v)
+    return kept is True or _as_itself(v, seen, kept is not False)
 
 
-def _as_itself(v: View) -> bool:
-    """The plain ranks the zone in play holds are listed exactly as the transparent card on top allows them as
-    an ordinary card of its rank, where at least two of them the card below does not allow: one rank alone is
-    as well an order of the ranks, which the rank rules judge (a house rule is not blamed for what the
-    documents' rules explain as well)."""
+def _kept(verdicts: dict[str, int], allows: Callable[[str], bool]) -> bool | None:
+    """Was the engine seen keeping the rule of a bare card (a 2, a 7 under seven_lower)?  True: every rank it
+    judged on it was judged as that rule does (``allows``), one of them refused where the rule refuses any;
+    False: one was judged otherwise; None: too little seen.  Through a transparent card a verdict against a rule
+    the engine keeps is the transparent card's, not a lapse of the rule."""
+    if any(b != (ALLOWED if allows(x) else REFUSED) for x, b in verdicts.items()):
+        return False
+    refuses = not all(allows(x) for x in ORDER)
+    shown = bool(verdicts) and (not refuses or any(b == REFUSED for b in verdicts.values()))
+    return True if shown else None
+
+
+def _as_itself(v: View, seen: RankVerdicts, kept: bool = True) -> bool:
+    """The ranks the zone in play holds are listed exactly as the transparent card on top allows them as an
+    ordinary card of its rank, where at least two of them the card below does not allow.  One rank alone is as
+    well the rule of the card below, which its own clauses judge (a house rule is not blamed for what the other
+    rules explain as well), unless nothing seen says that rule is broken: a 2 or a 7 under seven_lower below
+    whose bare verdicts were all as their rule (``kept``), an ordinary rank no order explains the verdict with
+    (``RankVerdicts.classify``).  Then only the transparent card does."""
+    apart = _apart_as_itself(v)
+    if len(apart) != 1:
+        return len(apart) >= 2
+    (r,) = apart
+    opts = v.opts
+    below = judged_top(v.pile, opts)
+    if not ordinary(below, opts) or capped(beneath(v.pile, opts), opts):
+        return kept
+    return ordinary(r, opts) and seen.classify(r, below, not playable(r, v.pile, opts), _skip(v))[0] is not Aspect.ORDER
+
+
+def _apart_as_itself(v: View) -> set[str]:
+    """When the ranks of the zone in play are listed exactly as the transparent card on top allows them as an
+    ordinary card of its rank: the ranks that the rules judge otherwise through it (else none)."""
     s, opts = v.seat, v.opts
     zone = {"hand": v.hand, "face_up": v.fu}.get(v.zone_of(s)) if s is not None else None
-    if zone is None or s is None:
-        return False
-    ranks = {c[0] for c in zone[s] if ordinary(c[0], opts)}
+    if zone is None or s is None or not through(v.pile, opts):
+        return set()
+    plain = {**opts, "transparent": None}  # the card on top as an ordinary card of its rank
+    ranks = {c[0] for c in zone[s] if not clear(c[0], opts)}
     listed = {m["cards"][0][0] for m in v.listed.values() if isinstance(m, dict) and m.get("cards")}
-    itself = {r for r in ranks if RANK_AT[r] >= RANK_AT[v.pile[-1][0]]}
-    by_rules = {r for r in ranks if reason(r, v.pile, opts) is not None}
-    return len(itself ^ by_rules) >= 2 and ranks & listed == itself
+    itself = {r for r in ranks if playable(r, v.pile[-1:], plain)}
+    if ranks & listed != itself:
+        return set()
+    return itself ^ {r for r in ranks if playable(r, v.pile, opts)}
 
 
 def _below_aspect(v: View, seen: RankVerdicts, m: dict[str, Any], now: bool) -> tuple[Aspect, str]:
@@ -245,12 +315,16 @@ def _below_aspect(v: View, seen: RankVerdicts, m: dict[str, Any], now: bool) -> 
     return seen.classify(m["cards"][0][0], top_key(under), True, _skip(v), now)
 
 
-def _suits_apart(v: View, cards: list[str]) -> bool:
-    """A card of a rank listed alone while another card of that rank in the open zone is not: the engine
-    tells the suits apart (whatever the pile allows)."""
+def _suits_apart(v: View, cards: list[str], seen: RankVerdicts | None = None) -> bool:
+    """A card of a rank listed alone while another card of that rank in the open zone is not, or (on a pile
+    judged by its top card) was seen refused from the hand this game on that top: the engine tells the suits
+    apart (whatever the pile allows).  Through a transparent card a verdict unlike the bare card's is the
+    transparent rule's question (``misread_through``), not the suits'."""
     s = v.seat
     if s is None or len(cards) != 1:
         return False
+    if seen is not None and not through(v.pile, v.opts) and seen.refused_other_suit(cards[0], top_key(v.pile)):
+        return True
     zone = v.zone_of(s)
     row = v.hand.lists[s] if zone == "hand" else v.fu.lists[s] if zone == "face_up" else []
     listed = v.listed

@@ -96,6 +96,18 @@ def _house_turn(v0: View, o: Outcome, direction: int, burned: bool) -> None:
         o.eights = len(o.cards)
 
 
+def landed_direction(step: Step, v0: View, direction: int) -> int:
+    """The direction after a play the rules forbid but the engine applied: it landed, so a card of the
+    reverse rank reverses play as a legal one would (IDIOT-REVERSE-1).  Else every later turn would be
+    judged in a direction the engine never had, a second deviation of the one rank misjudged."""
+    if step.kind != "play" or step.before.to_act is None:
+        return direction
+    cards = step.move.get("cards")
+    if not isinstance(cards, list) or not cards or not isinstance(cards[0], str) or not cards[0]:
+        return direction
+    return -direction if house(v0.opts, "reverse") == cards[0][0] else direction
+
+
 def _blind(step: Step, v0: View, v1: View, o: Outcome) -> None:
     """A face-down card: legal or failed by the engine's verdict when its state shows one, else the rules'."""
     s = o.s

@@ -24,6 +24,7 @@ from ruleproof.properties.idiot.cards import (
     GAME,
     HOUSE_OPTIONS,
     REVERSE_RANKS,
+    TRANSPARENT_PAIRS,
     TRANSPARENT_RANKS,
     TRANSPARENT_SITUATIONS,
     capped,
@@ -37,7 +38,7 @@ from ruleproof.properties.idiot.cards import (
 from ruleproof.properties.idiot.diff import Gap, extra_aspect, gaps, held_gaps
 from ruleproof.properties.idiot.legal import legal_set
 from ruleproof.properties.idiot.listing import listing_clause
-from ruleproof.properties.idiot.outcome import Outcome, predict
+from ruleproof.properties.idiot.outcome import Outcome, landed_direction, predict
 from ruleproof.properties.idiot.probes import bad_moves
 from ruleproof.properties.idiot.ranks import RankVerdicts
 from ruleproof.properties.idiot.strategies import adapt_deal, fresh_deal, pick_move, play_on, smaller_setups
@@ -62,6 +63,10 @@ class IdiotProperties(GameProperties):
         ("eight_skips", True): ("IDIOT-EIGHT-1",),
         **{("reverse", r): ("IDIOT-REVERSE-1",) for r in REVERSE_RANKS},
         **{("transparent", r): ("IDIOT-TRANSPARENT-1",) for r in TRANSPARENT_RANKS},
+    }
+    # a transparent rank with the burns and the cap of a 7 (``TRANSPARENT_PAIRS``): pairwise coverage, by class
+    paired: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {
+        "IDIOT-TRANSPARENT-1": tuple(("transparent", other) for other in TRANSPARENT_PAIRS),
     }
     step_scale: ClassVar[float] = 1.5
     # never sent to an engine that does not declare them, nor need they be echoed (it plays the default)
@@ -106,6 +111,9 @@ class IdiotProperties(GameProperties):
         self.ranks = RankVerdicts()  # the engine's rank comparisons seen this game
         self.opener: int | None = None  # the seat whose turn began with the opening play, while it lasts
         self.direction = 1  # the direction of play (IDIOT-REVERSE-1): 1 clockwise, -1 once reversed
+        # a play the rules forbid landed (which way it turned play no rule says): the next turn is taken in
+        # whichever direction the engine's seat shows, so that one bug is not every later turn's deviation
+        self.unsure = False
         self._step: Step | None = None  # the step the outcome and the applied move below are of
         self._outcome: Outcome | None = None
         self._applied: tuple[Aspect, str] | None = None
@@ -150,9 +158,18 @@ class IdiotProperties(GameProperties):
             aspect, cause = extra_aspect(v0, self.ranks, step.move, now=True)
             if aspect is not None:
                 self._applied = (aspect, cause)
+                self.direction = landed_direction(step, v0, self.direction)
+                self.unsure = True
                 return
         if before.phase in ("opening", "play") and step.kind in TURN_MOVES:
             o = self._outcome = predict(step, v0, v1, self.direction)
+            # the first turn passed after a forbidden play landed: in the direction the engine took
+            if self.unsure and not o.pending and o.to_act not in (None, before.to_act):
+                self.unsure = False
+                if o.to_act != step.after.to_act:
+                    other = predict(step, v0, v1, -self.direction)
+                    if other.to_act == step.after.to_act:
+                        o = self._outcome = other
             self.direction = o.direction  # what this move made of it, for the next
             if o.engine_legal is not None and o.r is not None and (ordinary(o.r, v0.opts) or not v0.pile):
                 if capped(v0.pile, v0.opts) or through(v0.pile, v0.opts):
@@ -205,8 +222,16 @@ class IdiotProperties(GameProperties):
         }
 
     @classmethod
-    def house_defaults(cls, players: int) -> JSONObject:
-        return dict(HOUSE_OPTIONS)  # not among default_options: a state may leave them out (docs/rules/idiot.md)
+    def option_default(cls, name: str, players: int, sent: JSONObject | None = None) -> Any:
+        # a house rule not sent plays the documents' rule (HOUSE_OPTIONS), which default_options leaves out
+        return HOUSE_OPTIONS[name] if name in HOUSE_OPTIONS else super().option_default(name, players, sent)
+
+    @classmethod
+    def pair_value(cls, own: str, value: Any, other: str) -> Any:
+        if own != "transparent" or other not in TRANSPARENT_PAIRS or value is None:
+            return value
+        named = TRANSPARENT_PAIRS[other]
+        return value if value == named else "another rank" if named else "any rank"
 
     @classmethod
     def setups(cls, declared: dict[str, Any]) -> st.SearchStrategy[Setup]:

@@ -40,12 +40,14 @@ ALLOWED, REFUSED = 1, 2
 
 class Held:
     """A difference of the listed moves held back: the engine's verdict ``allowed`` on ``r`` played on
-    ``top`` (moves missing when refused, listed when allowed), and those moves."""
+    ``top`` (moves missing when refused, listed when allowed), and those moves; ``through``: the cause to
+    file it under as the transparent rule's when no order explains it (judged through a transparent card,
+    listed as that card itself allows), else ""."""
 
-    __slots__ = ("allowed", "moves", "r", "top")
+    __slots__ = ("allowed", "moves", "r", "through", "top")
 
-    def __init__(self, r: str, top: str, allowed: bool, moves: list[Any]) -> None:
-        self.r, self.top, self.allowed, self.moves = r, top, allowed, moves
+    def __init__(self, r: str, top: str, allowed: bool, moves: list[Any], through: str = "") -> None:
+        self.r, self.top, self.allowed, self.moves, self.through = r, top, allowed, moves, through
 
     def hold(self, seen: RankVerdicts) -> None:
         """Keep this difference in ``seen`` (the first sighting of its pair is the one kept)."""
@@ -57,7 +59,7 @@ class RankVerdicts:
     """The engine's verdicts this game: (rank played, top) -> ALLOWED and/or REFUSED bits.  The top is a
     rank, "2", or "" for an empty pile (those two only for IDIOT-TABLE-2's "as from the hand")."""
 
-    __slots__ = ("hand", "held", "seen")
+    __slots__ = ("capping", "cards", "hand", "held", "seen", "suits")
 
     def __init__(self) -> None:
         self.seen: dict[tuple[str, str], int] = {}
@@ -66,6 +68,14 @@ class RankVerdicts:
         # (lower rank, higher rank) -> a difference seen one way only, filed once the other way round is
         # seen (or the game is over)
         self.held: dict[tuple[str, str], Held] = {}
+        # the hand's verdicts on every rank on a bare 7 under seven_lower (IDIOT-SEVEN-1's, not an order's):
+        # what a transparent card on such a 7 is told apart by (``diff.misread_through``)
+        self.capping: dict[str, int] = {}
+        # the suits the engine treats apart from their rank (a heart that goes anywhere): a card of one is
+        # IDIOT-RANK-1's suits, never evidence of its rank's order (``diff._record_suits``)
+        self.suits: set[str] = set()
+        # (rank played, top) -> the suits of that rank seen refused from the hand on that top
+        self.cards: dict[tuple[str, str], set[str]] = {}
 
     def record(self, r: str, top: str, allowed: bool) -> None:
         k = (r, top)
@@ -74,6 +84,17 @@ class RankVerdicts:
     def record_hand(self, r: str, top: str, allowed: bool) -> None:
         k = (r, top)
         self.hand[k] = self.hand.get(k, 0) | (ALLOWED if allowed else REFUSED)
+
+    def record_capping(self, r: str, allowed: bool) -> None:
+        self.capping[r] = self.capping.get(r, 0) | (ALLOWED if allowed else REFUSED)
+
+    def record_card(self, card: str, top: str, allowed: bool) -> None:
+        if not allowed:
+            self.cards.setdefault((card[0], top), set()).add(card[1:])
+
+    def refused_other_suit(self, card: str, top: str) -> bool:
+        """A card of ``card``'s rank and another suit was seen refused from the hand on ``top``."""
+        return bool(self.cards.get((card[0], top), set()) - {card[1:]})
 
     def from_hand(self, r: str, top: str) -> int:
         """The engine's verdicts seen on rank ``r`` from the hand on ``top`` (ALLOWED / REFUSED bits)."""

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from ruleproof.model.clauses import document, headings
 from ruleproof.model.games import BY_NAME, CONTRACT_DOC
 from ruleproof.model.report import family
-from ruleproof.output.files import write_atomic
+from ruleproof.output.files import certificate_text, write_atomic
 from ruleproof.output.html import _asset, _csp_hash, environment, plain, render_html
 from ruleproof.run.matrix import Outcome
 
@@ -86,7 +86,7 @@ def write_site(site: Path, summary: dict[str, Any], outcomes: Sequence[Outcome])
         folder.mkdir(parents=True, exist_ok=True)
         cert = outcome.certificate
         if cert is not None:
-            write_atomic(folder / "certificate.json", json.dumps(cert, indent=1, default=str) + "\n")
+            write_atomic(folder / "certificate.json", certificate_text(cert))
             write_atomic(folder / "report.html", render_html(cert))
         page = env.get_template("matrix_engine.html.j2").render(
             **common, root="../../", engine=engine, replays=replays(cert), certify=shlex.join(engine["certify"])

@@ -680,7 +680,7 @@ def _skipped_by_options(props_cls: type[GameProperties], declared: dict[str, Any
         if name == "players":
             declared_it = value in declared.get("players", [])
         elif allowed is None:  # not declared: only its default is played
-            declared_it = value == props_cls.default_options(min(declared.get("players") or [0]) or 0, {}).get(name)
+            declared_it = value == props_cls.option_default(name, min(declared.get("players") or [0]) or 0)
         else:
             declared_it = isinstance(allowed, dict) or value in allowed
         for clause in clauses:

@@ -251,6 +251,8 @@ def misread_through(v: View, seen: RankVerdicts, r: str, allowed: bool) -> bool:
     if capped(beneath(v.pile, v.opts), v.opts):
         bits = seen.capping.get(r, 0)  # a 7 under seven_lower below: the verdicts on a bare such 7
         kept = _kept(seen.capping, lambda x: playable(x, ["7"], v.opts))
+        # a 10 is the cap's own case ("a 10 may not"): only the engine's verdict on a 10 on a bare 7 tells
+        kept = False if r == "T" else kept
     elif not ordinary(below, v.opts):
         bits = seen.from_hand(r, below)  # a 2 below: the hand's verdicts on a bare 2
         kept = _kept({x: b for (x, top), b in seen.hand.items() if top == below}, lambda x: True)

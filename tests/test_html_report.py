@@ -80,8 +80,9 @@ def test_engine_strings_are_escaped(cert: dict[str, Any]) -> None:
     failure["got"] = [{"seat": HOSTILE}]
     page = render_html(hostile)
     assert HOSTILE not in page
-    # the embedded certificate, each step-through's drawn states (data, never run), and the page's own script
-    assert page.count("<script") == 2 + page.count('<script type="application/json" class="views"') == 6
+    # the embedded certificate, each step-through's drawn states and their fragments (data, never run), and
+    # the page's own script
+    assert page.count("<script") == 3 + page.count('<script type="application/json" class="views"') == 7
     assert str(escape(HOSTILE)) in page
     assert embedded(page) == hostile  # tojson escapes "</script>" inside the JSON
 
@@ -383,7 +384,8 @@ def test_each_step_shows_the_state_the_kit_drew_for_it_rebuilt_from_the_diffs(pa
     stepper = page.locator("#failure-black-maria-0 .stepper")
     key = stepper.get_attribute("data-views")
     diffs = json.loads(page.locator(f'script.views[data-key="{key}"]').text_content())
-    drawn = ["\n".join("".join(pieces) for pieces in lines) for lines in unpack_states(diffs)]
+    fragments = json.loads(page.locator("script#fragments").text_content())
+    drawn = ["\n".join("".join(fragments[n] for n in line) for line in lines) for lines in unpack_states(diffs)]
     assert len(drawn) == len(cert["games"]["black-maria"]["failures"][0]["trace"])
     assert len(drawn) == stepper.locator("ol.steps li").count()
     # the violating step's state, as the page draws it before any script runs, is the last one rebuilt

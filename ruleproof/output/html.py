@@ -422,7 +422,8 @@ def script_json(value: Any) -> Markup:
     return Markup(json.dumps(value, separators=(",", ":"), default=str).replace("<", "\\u003c"))
 
 
-TAG_START = re.compile(r"(?=<)")
+# a drawn line is cut before each piece (and the slot holding it): a hand is its pieces, each drawn once a page
+PIECE_START = re.compile(r'(?=<span class="(?:slot|card|tile)[ "])')
 
 
 @frozen
@@ -435,22 +436,37 @@ class Views:
     diffs: list[Diff] | None
 
 
-def drawn_views(steps: tuple[StepView, ...], draw: Any) -> list[list[list[str]]]:
-    """The state after each step as the page draws it (``draw``: the template's ``state_or_note``): its
-    HTML as lines, each line cut before every tag (report.js joins the pieces, then the lines)."""
-    return [[TAG_START.split(line) for line in str(draw(sv, "")).split("\n")] for sv in steps]
-
-
 class PageViews:
-    """``views`` for the template: each distinct step-through's diffs, the first time it is drawn.  Each
-    step's drawn state is a diff from the step before: lines are matched first, then the pieces of a
-    changed line, so a step costs the few pieces it changed, and matching it stays cheap."""
+    """``views`` for the template: each distinct step-through's diffs, the first time it is drawn.
+
+    A step's drawn state is its HTML as lines, each line cut before every piece into fragments, and each
+    fragment is named by its number in ``fragments``, the page's one table of them (a card, a seat's
+    heading, a zone's name: each distinct one written once).  A state is then a list of lists of numbers,
+    diffed from the step before: a step costs the few numbers it changed, and a hand of cards that
+    stays the same costs nothing."""
 
     def __init__(self) -> None:
         self.seen: set[str] = set()
+        self.fragments: list[str] = []
+        self.numbers: dict[str, int] = {}
+
+    def number(self, fragment: str) -> int:
+        found = self.numbers.get(fragment)
+        if found is None:
+            found = self.numbers[fragment] = len(self.fragments)
+            self.fragments.append(fragment)
+        return found
+
+    def drawn(self, steps: tuple[StepView, ...], draw: Any) -> list[list[list[int]]]:
+        """The state after each step as the page draws it (``draw``: the template's ``state_or_note``),
+        its lines as fragment numbers (report.js joins each line's fragments, then the lines)."""
+        return [
+            [[self.number(f) for f in PIECE_START.split(line) if f] for line in str(draw(sv, "")).split("\n")]
+            for sv in steps
+        ]
 
     def __call__(self, steps: tuple[StepView, ...], draw: Any) -> Views:
-        drawn = drawn_views(steps, draw)
+        drawn = self.drawn(steps, draw)
         key = trace_id({"views": drawn})
         first = key not in self.seen
         self.seen.add(key)
@@ -491,7 +507,7 @@ def render_html(certificate: Mapping[str, Any]) -> str:
             other=run_facts(certificate),
             markdown=markdown,
             plain=plain,
-            views=PageViews(),
+            page_views=PageViews(),
             style=Markup(style),  # the kit's own files, not engine data
             script=Markup(script),
             csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; img-src data:",

@@ -32,6 +32,7 @@ class FixtureResult:
     status: str  # "pass" | "fail" | "skipped" | "blocked at step K by CLAUSE"
     finding: Finding | None = None
     reason: str = ""
+    steps: int = 0  # the moves the engine was sent: steps like the exploration's, in the run's calls a step
 
 
 def expectation(
@@ -164,7 +165,6 @@ def run_fixture(
     if reason:
         return FixtureResult(fx, "skipped", reason=reason)
     found: list[Finding] = []
-    focus = set(fx.clauses)
 
     def tagged(finding: Finding, session: Session) -> None:
         if not finding.message.startswith(f"[{fx.id}"):
@@ -173,6 +173,13 @@ def run_fixture(
         sink(finding, session)
 
     session = Session(engine, props_cls, ledger, tagged)
+    return evolve(_scripted(fx, session, found, tagged), steps=session.moves_sent)
+
+
+def _scripted(fx: Fixture, session: Session, found: list[Finding], tagged: Sink) -> FixtureResult:
+    """The fixture's steps on ``session``, to its verdict (``run_fixture``); ``found``: what ``tagged``
+    has been handed so far."""
+    focus = set(fx.clauses)
     setup = Setup(fx.game, fx.setup["players"], fx.setup["dealer"], dict(fx.setup.get("options") or {}))
     try:
         session.start(setup)
@@ -192,7 +199,7 @@ def run_fixture(
     if judged is not None:
         return FixtureResult(fx, "fail", judged)
     for clause in fx.clauses:
-        ledger.hit(clause)
+        session.ledger.hit(clause)
     return FixtureResult(fx, "pass")
 
 

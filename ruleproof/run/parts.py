@@ -109,6 +109,7 @@ def run_head(  # noqa: PLR0913 - the head's inputs, by name
                 store.fixtures[store.source] = fx
                 result = run_fixture(fx, engine, props_cls, ledger, store.sink)
                 found.fixture_status[fx.id] = result.status
+                found.stats["fixture_steps"] = found.stats.get("fixture_steps", 0) + result.steps
                 if result.status == "skipped":
                     found.skipped.append(f"fixture {fx.id}: {result.reason}")
             store.source = "properties"

@@ -204,7 +204,7 @@ def finish(run: GameRun, profile: Profile) -> GameReport:
         calls0 = engine.calls
         _keep_unminimized(run)  # the verdicts so far stand, with their traces as recorded
         run.calls += engine.calls - calls0
-    steps = int(draft.stats.get("steps", 0))
+    steps = played(draft.stats)
     draft.stats["explore_calls"] = run.explored_calls
     draft.stats["calls"] = run.calls
     draft.stats["calls_per_step"] = round(run.calls / steps, 2) if steps else None
@@ -401,14 +401,20 @@ def _minimize_all(run: GameRun, profile: Profile, explored: int, declared: JSONO
     run.draft.stats["replays"] = budget.replays
 
 
+def played(stats: Mapping[str, Any]) -> int:
+    """The steps a game's run made the engine play: the exploration's and the fixtures' moves (a fixture's
+    step costs its calls as an explored one does, so the run's calls a step count both)."""
+    return int(stats.get("steps", 0)) + int(stats.get("fixture_steps", 0))
+
+
 def _allowed(run: GameRun, profile: Profile, explored: int) -> int:
-    """The calls minimizing a game's failures may make (``Profile``): a share of the exploration's, within
-    what keeps the run at ``calls_per_step`` calls a step, at least ``minimize_calls``."""
-    allowed = int(profile.minimize_share * explored)
-    steps = int(run.draft.stats.get("steps", 0))
+    """The calls minimizing a game's failures may make (``Profile``): a share of the exploration's, at
+    least ``minimize_calls``, and never more than keeps the run within ``calls_per_step`` calls a step."""
+    allowed = max(profile.minimize_calls, int(profile.minimize_share * explored))
+    steps = played(run.draft.stats)
     if steps:
         allowed = min(allowed, int(profile.calls_per_step * steps) - run.calls)
-    return max(profile.minimize_calls, allowed)
+    return max(0, allowed)
 
 
 def _distinct(failures: list[Failure]) -> list[Failure]:

@@ -159,6 +159,11 @@ class Session:
         self.taint: list[tuple[str, frozenset[str]]] = []
         self._off_rules = False  # this step took the game off the rules (a forbidden move accepted)
 
+    @property
+    def moves_sent(self) -> int:
+        """The moves sent to the engine so far, applied or to be refused (each a step of the run)."""
+        return sum(e.kind != "new_game" for e in self.events)
+
     # -- trace -----------------------------------------------------------------------
     def trace(self, finding: Finding | None = None) -> Trace:
         return Trace(self.props_cls.game, tuple(self.events), finding)

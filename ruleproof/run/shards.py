@@ -31,7 +31,7 @@ from ruleproof.model.fixtures import Fixture
 from ruleproof.run.causes import MAX_CAUSES, Cause, Occurrence
 
 # the counters of an exploration, summed over its shards (ruleproof.run.explore.Exploration.stats)
-EXPLORED = ("examples", "steps", "probes", "games", "det_replays", "det_calls")
+EXPLORED = ("examples", "steps", "probes", "games", "det_replays", "det_calls", "fixture_steps")
 
 
 @frozen

@@ -36,18 +36,21 @@ for (const game of document.querySelectorAll("section.game")) {
   for (const box of boxes) box.addEventListener("change", refilter);
   refilter();
 }
+// the fragments of HTML the drawn states are made of, each once (ruleproof.output.html.PageViews)
+const fragmentData = document.getElementById("fragments");
+const fragments = fragmentData ? JSON.parse(fragmentData.textContent) : [];
 for (const stepper of document.querySelectorAll(".stepper")) {
   const items = [...stepper.querySelectorAll("ol.steps li")];
   const last = items.length;
   const q = (sel) => stepper.querySelector(sel);
   const list = q("ol.steps");  // scrolled by hand: scrollIntoView would scroll the whole page on load
   const note = (text) => { const p = document.createElement("p"); p.className = "note"; p.textContent = text; return p; };
-  // each step's table as the kit drew it (escaped there), its pieces of HTML rebuilt from the diffs (the
-  // page holds them once, with the first stepper that draws them)
+  // each step's table as the kit drew it (escaped there): its lines rebuilt from the diffs (the page holds
+  // them once, with the first stepper that draws them), each line the numbers of its fragments of HTML
   const data = document.querySelector(`script.views[data-key="${stepper.dataset.views}"]`);
   const views = (data ? unpackStates(JSON.parse(data.textContent)) : []).map((lines) => {
     const view = document.createElement("template");
-    view.innerHTML = lines.map((pieces) => pieces.join("")).join("\n");
+    view.innerHTML = lines.map((numbers) => numbers.map((n) => fragments[n]).join("")).join("\n");
     return view;
   });
   const fill = (slot, k) => {

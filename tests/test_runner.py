@@ -90,3 +90,24 @@ def test_a_check_that_crashes_is_a_kit_error_and_the_other_checks_still_judge(mo
     others = [c for check in registry.checks[1:] for c in check.clauses if c not in first.clauses]
     assert all(report.clauses[c] in ("pass", "covered", "untested", "partial") for c in others)
     assert "pass" in {report.clauses[c] for c in others}
+
+
+def test_minimizing_never_spends_past_the_calls_a_step_cap_whatever_its_floor() -> None:
+    """``minimize_calls`` is a floor under the share of the exploration, never over ``calls_per_step``: at
+    ``dev`` (a floor of 10,000) a short run failing many clauses stays near 2.5 calls a step, and the
+    fixtures' moves count as steps played, as explored ones do."""
+    from types import SimpleNamespace
+
+    from ruleproof.run.runner import _allowed, played
+
+    dev = PROFILES["dev"]
+    stats = {"steps": 1000, "fixture_steps": 200}
+    run: Any = SimpleNamespace(draft=SimpleNamespace(stats=stats), calls=2400)
+    assert played(stats) == 1200
+    assert _allowed(run, dev, explored=2000) == int(2.5 * 1200) - 2400 < dev.minimize_calls
+    run.calls = 3100  # already past the cap: nothing to minimize (each failure is still confirmed)
+    assert _allowed(run, dev, explored=2000) == 0
+    # room under the cap: the share of the exploration's calls, or the floor when that is less
+    roomy: Any = SimpleNamespace(draft=SimpleNamespace(stats={"steps": 100_000}), calls=100_000)
+    assert _allowed(roomy, dev, explored=100_000) == int(dev.minimize_share * 100_000)
+    assert _allowed(roomy, dev, explored=1_000) == dev.minimize_calls

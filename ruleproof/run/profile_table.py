@@ -19,13 +19,14 @@ class Profile:
     """How hard to look: examples and steps to explore, and what minimizing the failures may spend.
 
     Minimizing a game's failures may make ``minimize_share`` times as many engine calls as its
-    exploration made, at least ``minimize_calls``, and never more than keeps the whole run (smoke,
-    fixtures, exploration, minimizing) within ``calls_per_step`` calls per step played (explored, or
-    a fixture's move): an engine failing many clauses then costs at most about (1 + share) times a
-    passing one, however many it fails, and an engine behind a pipe without ``moves`` (two calls a
-    step to explore) about 2.5 calls a step in all (each failure's confirming replay is made even
-    past that).  Calls, not replays, because
-    a replay of a short candidate costs a few calls and one of the recorded trace hundreds; both are
+    exploration made, no more than keeps the whole run (smoke, fixtures, exploration, minimizing)
+    within ``calls_per_step`` calls per step explored, at least ``minimize_calls``, and never, floor
+    or not, more than ``calls_per_step`` calls per step played (explored, or a fixture's move): an
+    engine failing many clauses then costs at most about (1 + share) times a passing one, however
+    many it fails, and an engine behind a pipe without ``moves`` (two calls a step to explore) about
+    2.5 calls a step in all (each failure's confirming replay is made even past that).  Calls, not
+    replays, because a replay of a short candidate costs a few calls and one of the recorded trace
+    hundreds; both are
     counts, so the same seed gives the same certificate.
 
     The exploration is ``shards`` Hypothesis runs of an even share of the examples each, from seeds
@@ -41,8 +42,8 @@ class Profile:
     minimize_calls: int  # per game, at least (within calls_per_step)
     minimize_share: float  # per game, of the exploration's engine calls
     shards: int = 1  # Hypothesis runs the examples are split into (never the number of workers)
-    # per game, over minimize_share and minimize_calls: minimizing spends no more than keeps the whole run
-    # within this many engine calls per step played (explored, or a fixture's move)
+    # per game: minimizing spends no more than keeps the whole run within this many engine calls per step
+    # explored (raised to minimize_calls), nor ever per step played (explored, or a fixture's move)
     calls_per_step: float = 2.5
 
 

@@ -408,13 +408,16 @@ def played(stats: Mapping[str, Any]) -> int:
 
 
 def _allowed(run: GameRun, profile: Profile, explored: int) -> int:
-    """The calls minimizing a game's failures may make (``Profile``): a share of the exploration's, at
-    least ``minimize_calls``, and never more than keeps the run within ``calls_per_step`` calls a step."""
-    allowed = max(profile.minimize_calls, int(profile.minimize_share * explored))
-    steps = played(run.draft.stats)
+    """The calls minimizing a game's failures may make (``Profile``): a share of the exploration's, within
+    ``calls_per_step`` calls per explored step, at least ``minimize_calls``, and never so many that the run
+    makes more than ``calls_per_step`` calls per step played (the fixtures' moves too): the floor gives a
+    long run's minimizing room, it never takes a short one (``dev``'s) past the cap."""
+    allowed = int(profile.minimize_share * explored)
+    steps, cap = int(run.draft.stats.get("steps", 0)), int(profile.calls_per_step * played(run.draft.stats))
     if steps:
         allowed = min(allowed, int(profile.calls_per_step * steps) - run.calls)
-    return max(0, allowed)
+    allowed = max(profile.minimize_calls, allowed)
+    return max(0, min(allowed, cap - run.calls)) if cap else allowed
 
 
 def _distinct(failures: list[Failure]) -> list[Failure]:
